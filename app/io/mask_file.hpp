@@ -1,0 +1,26 @@
+// Convolution masks from files. Masks are small and usually typed by hand, so
+// the text formats are parsed strictly and every error names its line.
+#pragma once
+
+#include <filesystem>
+
+#include "core/image.hpp"
+#include "core/result.hpp"
+
+namespace tilescope::io {
+
+// Chosen by extension (case-insensitive):
+//   .npy  readNpyMask: (n) -> a 1D mask, (H, W) -> a 2D mask.
+//   .raw  the GPU Teaching Kit layout: a first line "rows cols", then
+//         rows * cols whitespace-separated values, laid out freely over lines.
+//   .csv  one mask row per line, values separated by commas. An optional
+//         first line "rows,cols" is taken as a header when the lines after it
+//         are exactly rows lines of cols values; otherwise it is data.
+//   else  one mask row per line, values separated by whitespace.
+// In the text formats, blank lines and lines starting with '#' are ignored.
+// Every row must hold the same number of values, every value must be a
+// finite number written in full ("1.5x" is refused), and a mask of one row is
+// 1D (height 1).
+Result<Mask> readMask(const std::filesystem::path& path);
+
+}  // namespace tilescope::io

@@ -1,0 +1,53 @@
+// The catalogue of chapter-7 kernels: names, book figures, what each one
+// teaches, and the names its arrays have in its source. The command line,
+// the app and the tests all find kernels here.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string_view>
+
+#include "trace/event.hpp"
+
+namespace tilescope {
+
+enum class KernelId : int {
+    Conv1dBasic,
+    Conv1dConst,
+    Conv1dTiled,
+    Conv1dTiledCached,
+    Conv2dBasic,
+    Conv2dConst,
+    Conv2dTiledIn,
+    Conv2dTiledOut,
+    Conv2dTiledCached,
+    Conv2dTiledPitched,
+};
+
+// How the kernel's block edge (--block N) relates to its tiles.
+enum class TileShape {
+    None,        // no tiling: one thread per output element
+    BlockIsTile, // block = tile; halo read from shared (1D tiled) or from the caches
+    BlockIsInputTile,  // block = input tile; OUT = block - 2r; edge threads switched off
+    BlockIsOutputTile, // block = output tile; IN = block + 2r loaded in passes
+};
+
+struct KernelInfo {
+    KernelId id;
+    std::string_view name;
+    int dims;                     // 1 or 2
+    std::string_view figure;      // "Fig 7.12 (4th ed.)"
+    std::string_view strategy;    // one line, for `list --verbose` and the app
+    std::string_view sourceFile;  // path under kernels/, e.g. "conv/conv2d_tiled_in.cuh"
+    Space maskSpace;              // where the kernel reads the mask from
+    TileShape tiles;
+    bool usesShared;
+    bool multiChannel;            // handles interleaved channels itself (pitched image)
+    std::array<std::string_view, kArrayCount> arrayNames;  // indexed by ArrayId
+};
+
+std::span<const KernelInfo> allKernels();
+const KernelInfo* findKernel(std::string_view name);
+const KernelInfo& kernelInfo(KernelId id);
+
+}  // namespace tilescope

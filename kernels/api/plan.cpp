@@ -1,0 +1,124 @@
+#include "api/plan.hpp"
+
+#include <string>
+
+namespace tilescope {
+
+namespace {
+
+std::string str(int v) { return std::to_string(v); }
+
+unsigned ceilDiv(int a, int b) { return static_cast<unsigned>((a + b - 1) / b); }
+
+}  // namespace
+
+int pitchFor(int width, int channels) {
+    int row = width * channels;
+    return (row + 31) / 32 * 32;
+}
+
+int defaultBlock(const KernelInfo& kernel) { return kernel.dims == 1 ? 256 : 16; }
+
+Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const DeviceLimits& limits, bool allowWhatIf) {
+    const std::string name(k.name);
+    if (p.width <= 0 || p.height <= 0 || p.channels <= 0)
+        return badInput(name + ": the input is empty (" + str(p.width) + "x" + str(p.height) + ")");
+    if (k.dims == 1 && (p.rank != 1 || p.height != 1))
+        return badInput(name + " is a 1D kernel but the input is " + str(p.width) + "x" + str(p.height) +
+                        (p.channels > 1 ? "x" + str(p.channels) : "") + "; give it a 1D array");
+    if (k.dims == 2 && p.rank == 1)
+        return badInput(name + " is a 2D kernel but the input is a 1D array of " + str(p.width) +
+                        " elements; give it an image or a 2D array");
+    if (p.maskWidth <= 0 || p.maskHeight <= 0) return badInput("the mask is empty");
+    if (k.dims == 1 && p.maskHeight != 1)
+        return badInput(name + " needs a 1D mask (one row); got " + str(p.maskHeight) + "x" + str(p.maskWidth));
+    if (k.dims == 2 && p.maskHeight != p.maskWidth)
+        return badInput(name + " needs a square mask; got " + str(p.maskHeight) + "x" + str(p.maskWidth));
+    if (p.maskWidth % 2 == 0)
+        return badInput("mask width " + str(p.maskWidth) +
+                        " is even: the book's kernels centre the mask on the output element, so its width must "
+                        "be odd (2r+1)");
+    const int r = p.maskWidth / 2;
+    if (r > kMaxRadius)
+        return badInput("mask radius " + str(r) + " (width " + str(p.maskWidth) + ") is over the maximum " +
+                        str(kMaxRadius) + ": constant memory is sized for masks up to 15x15");
+
+    LaunchPlan plan;
+    plan.kernel = k.id;
+    plan.radius = r;
+    plan.maskWidth = p.maskWidth;
+    plan.width = p.width;
+    plan.height = p.height;
+    plan.channels = k.multiChannel ? p.channels : 1;
+    plan.pitch = k.multiChannel ? pitchFor(p.width, p.channels) : p.width;
+
+    const int edge = p.block > 0 ? p.block : defaultBlock(k);
+    if (p.block < 0) return badInput("block size " + str(p.block) + " is negative");
+
+    long long threads = k.dims == 1 ? edge : static_cast<long long>(edge) * edge;
+    if (threads > kMaxWhatIfThreads)
+        return badInput("block " + (k.dims == 1 ? str(edge) : str(edge) + "x" + str(edge)) + " has " +
+                        std::to_string(threads) + " threads; even --what-if stops at " + str(kMaxWhatIfThreads));
+
+    std::string whatIf;
+    if (threads > limits.maxThreadsPerBlock)
+        whatIf = "a block of " + std::to_string(threads) + " threads is over the limit of " +
+                 str(limits.maxThreadsPerBlock) + " threads per block";
+
+    if (k.dims == 1) {
+        plan.block = Dim3{static_cast<unsigned>(edge), 1, 1};
+        if (k.tiles != TileShape::None) {
+            if (k.id == KernelId::Conv1dTiled && r > edge)
+                return badInput(name + ": the " + str(r) + " halo cells on each side are loaded by " + str(r) +
+                                " threads of the block, but blockDim.x is " + str(edge) +
+                                "; use --block " + str(r) + " or more");
+            plan.inTile = k.id == KernelId::Conv1dTiled ? edge + 2 * r : edge;
+            plan.outTile = edge;
+        }
+        plan.grid = Dim3{ceilDiv(p.width, edge), 1, 1};
+    } else {
+        plan.block = Dim3{static_cast<unsigned>(edge), static_cast<unsigned>(edge), 1};
+        int out = edge;
+        switch (k.tiles) {
+        case TileShape::None:
+            break;
+        case TileShape::BlockIsTile:
+            plan.inTile = plan.outTile = edge;
+            break;
+        case TileShape::BlockIsInputTile:
+            out = edge - 2 * r;
+            if (out <= 0) {
+                const char* in = k.id == KernelId::Conv2dTiledPitched ? "BLOCK_WIDTH " : "IN_TILE_DIM ";
+                const char* outName = k.id == KernelId::Conv2dTiledPitched ? "O_TILE_WIDTH" : "OUT_TILE_DIM";
+                return badInput(name + ": " + in + str(edge) + " with radius " + str(r) + " leaves no output tile (" +
+                                outName + " = " + str(edge) + " - 2*" + str(r) + " = " + str(out) +
+                                "); use --block " + str(2 * r + 1) + " or more");
+            }
+            plan.inTile = edge;
+            plan.outTile = out;
+            break;
+        case TileShape::BlockIsOutputTile:
+            plan.inTile = edge + 2 * r;
+            plan.outTile = edge;
+            break;
+        }
+        plan.grid = Dim3{ceilDiv(p.width, out), ceilDiv(p.height, out), 1};
+    }
+
+    if (k.usesShared) {
+        long long floats = k.dims == 1 ? plan.inTile : static_cast<long long>(plan.inTile) * plan.inTile;
+        plan.sharedBytes = static_cast<std::size_t>(floats) * sizeof(float);
+        if (plan.sharedBytes > limits.sharedPerBlockOptin && whatIf.empty())
+            whatIf = "the tile needs " + std::to_string(plan.sharedBytes) + " bytes of shared memory, over the " +
+                     std::to_string(limits.sharedPerBlockOptin) + " bytes a block can have";
+    }
+
+    if (!whatIf.empty()) {
+        if (!allowWhatIf) return badInput(name + ": " + whatIf + " (add --what-if to run it on the CPU executor)");
+        plan.whatIf = true;
+        plan.whatIfReason = whatIf;
+    }
+    return plan;
+}
+
+}  // namespace tilescope

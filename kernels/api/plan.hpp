@@ -1,0 +1,67 @@
+// Launch planning: from a kernel, an input shape, a mask and a block edge to
+// the grid, block and shared memory of the launch, or a message that says why
+// the combination cannot work. All three executions launch from the same plan.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "api/kernels.hpp"
+#include "core/dim3.hpp"
+#include "core/result.hpp"
+
+namespace tilescope {
+
+constexpr int kMaxRadius = 7;        // constant memory holds masks up to 15 x 15
+constexpr int kMaxWhatIfThreads = 65535;  // the trace stores a thread's index in 16 bits
+
+// The limits the book talks about. The defaults are those every CUDA GPU of
+// the last decade meets (and what the CPU executor enforces unless --what-if).
+struct DeviceLimits {
+    int maxThreadsPerBlock = 1024;
+    std::size_t sharedPerBlock = 48 * 1024;  // without opting in to more
+    std::size_t sharedPerBlockOptin = 48 * 1024;
+    std::size_t constantBytes = 64 * 1024;
+    std::size_t l2Bytes = 0;
+    int smCount = 0;
+    std::string name = "reference limits (no GPU)";
+};
+
+struct Problem {
+    int width = 0;
+    int height = 1;
+    int channels = 1;
+    int rank = 2;  // 1 for a 1D signal
+    int maskWidth = 0;
+    int maskHeight = 1;
+    int block = 0;  // 0: the kernel's default
+};
+
+struct LaunchPlan {
+    KernelId kernel{};
+    Dim3 grid;
+    Dim3 block;
+    std::size_t sharedBytes = 0;
+    int radius = 0;
+    int maskWidth = 0;
+    int inTile = 0;   // input tile edge (elements), 0 when the kernel does not tile
+    int outTile = 0;  // output tile edge
+    int width = 0, height = 1, channels = 1;
+    int pitch = 0;    // row stride of N and P in floats (pitched kernel); width otherwise
+    bool whatIf = false;  // beyond what a GPU can launch: runs on the CPU executor only
+    std::string whatIfReason;
+};
+
+int defaultBlock(const KernelInfo& kernel);
+
+// Checks the combination and computes the launch. `allowWhatIf` lets a
+// configuration past the device limits through (marked whatIf) for the CPU.
+Result<LaunchPlan> planLaunch(const KernelInfo& kernel, const Problem& problem, const DeviceLimits& limits,
+                              bool allowWhatIf);
+
+// Row stride used for pitched images: rows padded to 128 bytes (32 floats),
+// the width of a DRAM burst on current GPUs. Fixed rather than asked of
+// cudaMallocPitch so that CPU and GPU traces of the same launch agree.
+int pitchFor(int width, int channels);
+
+}  // namespace tilescope

@@ -1,0 +1,194 @@
+#include "api/runner.hpp"
+
+#include <chrono>
+
+#include "exec/backends.hpp"
+
+namespace tilescope {
+
+const char* backendName(Backend b) {
+    switch (b) {
+    case Backend::Auto: return "auto";
+    case Backend::Cpu: return "cpu";
+    case Backend::Cuda: return "cuda";
+    }
+    return "?";
+}
+
+bool gpuAvailable(std::string* reason, std::string* name) {
+    const cuda::GpuInfo& gpu = cuda::gpuInfo();
+    if (reason) *reason = gpu.reason;
+    if (name) *name = gpu.limits.name;
+    return gpu.available;
+}
+
+DeviceLimits currentLimits() {
+    const cuda::GpuInfo& gpu = cuda::gpuInfo();
+    return gpu.available ? gpu.limits : DeviceLimits{};
+}
+
+namespace {
+
+// N and P as the kernel sees them: one plane, or (pitched kernel) all
+// channels interleaved in rows of `pitch` floats.
+std::vector<float> toKernelLayout(const Image& image, const LaunchPlan& plan) {
+    if (plan.pitch == image.width * image.channels) return image.data;
+    std::vector<float> out(static_cast<std::size_t>(plan.pitch) * image.height, 0.0f);
+    const std::size_t row = static_cast<std::size_t>(image.width) * image.channels;
+    for (int y = 0; y < image.height; ++y)
+        std::copy_n(image.data.begin() + y * row, row, out.begin() + static_cast<std::size_t>(y) * plan.pitch);
+    return out;
+}
+
+void fromKernelLayout(const std::vector<float>& data, const LaunchPlan& plan, Image& image) {
+    const std::size_t row = static_cast<std::size_t>(image.width) * image.channels;
+    for (int y = 0; y < image.height; ++y)
+        std::copy_n(data.begin() + static_cast<std::size_t>(y) * plan.pitch, row, image.data.begin() + y * row);
+}
+
+Trace describeLaunch(const KernelInfo& k, const LaunchPlan& plan, Backend backend, const Mask& mask) {
+    Trace t;
+    t.kernel = std::string(k.name);
+    t.backend = backendName(backend);
+    t.plan = plan;
+    const int size = plan.pitch * plan.height;
+    auto image = [&](int id) {
+        ArrayInfo& a = t.arrays[id];
+        a.name = std::string(k.arrayNames[id]);
+        a.space = Space::Global;
+        a.width = plan.width;
+        a.height = plan.height;
+        a.channels = plan.channels;
+        a.pitch = plan.pitch;
+        a.size = size;
+    };
+    image(kArrayInput);
+    image(kArrayOutput);
+    ArrayInfo& m = t.arrays[kArrayMask];
+    m.name = std::string(k.arrayNames[kArrayMask]);
+    m.space = k.maskSpace;
+    m.width = mask.width;
+    m.height = mask.height;
+    // Constant masks live in F_c[15][15] (or M[15]): their row stride is 15.
+    m.pitch = k.maskSpace == Space::Constant ? 15 : mask.width;
+    m.size = k.maskSpace == Space::Constant ? (k.dims == 1 ? 15 : 15 * 15) : mask.width * mask.height;
+    ArrayInfo& s = t.arrays[kArrayShared];
+    if (k.usesShared) {
+        s.name = std::string(k.arrayNames[kArrayShared]);
+        s.space = Space::Shared;
+        s.width = plan.inTile;
+        s.height = k.dims == 1 ? 1 : plan.inTile;
+        s.pitch = plan.inTile;
+        s.size = static_cast<int>(plan.sharedBytes / sizeof(float));
+    }
+    return t;
+}
+
+}  // namespace
+
+Result<RunResult> runKernel(const RunRequest& req) {
+    const KernelInfo* k = findKernel(req.kernel);
+    if (!k) return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the ten kernels)");
+    if (!req.input || !req.mask) return Error{ExitCode::Internal, "runKernel: no input or mask"};
+    const Image& input = *req.input;
+    const Mask& mask = *req.mask;
+
+    std::string gpuReason, gpuName;
+    const bool gpu = gpuAvailable(&gpuReason, &gpuName);
+    if (req.backend == Backend::Cuda && !gpu)
+        return Error{ExitCode::BackendUnavailable, "--backend cuda is not available: " + gpuReason};
+
+    Problem problem{input.width, input.height, input.channels, input.rank, mask.width, mask.height, req.block};
+    auto plan = planLaunch(*k, problem, gpu ? currentLimits() : DeviceLimits{}, req.whatIf);
+    if (!plan) return plan.error();
+
+    RunResult result;
+    result.plan = *plan;
+    if (req.backend == Backend::Cuda) {
+        if (plan->whatIf)
+            return badInput(req.kernel + ": " + plan->whatIfReason +
+                            "; what-if configurations run on the CPU executor only (--backend cpu)");
+        result.backend = Backend::Cuda;
+        result.backendReason = gpuName;
+    } else if (req.backend == Backend::Cpu) {
+        result.backend = Backend::Cpu;
+        result.backendReason = "requested";
+    } else if (!gpu) {
+        result.backend = Backend::Cpu;
+        result.backendReason = "no GPU: " + gpuReason;
+    } else if (plan->whatIf) {
+        result.backend = Backend::Cpu;
+        result.backendReason = "what-if configuration: " + plan->whatIfReason;
+    } else if (req.ignoreBarriers) {
+        result.backend = Backend::Cpu;
+        result.backendReason = "barriers can only be removed on the CPU executor";
+    } else {
+        result.backend = Backend::Cuda;
+        result.backendReason = gpuName;
+    }
+    if (req.ignoreBarriers && result.backend == Backend::Cuda)
+        return badInput("barriers can only be removed on the CPU executor (--backend cpu)");
+
+    result.output = input;
+    const int planes = k->multiChannel ? 1 : input.channels;
+    std::vector<float> maskValues = mask.values;
+
+    for (int c = 0; c < planes; ++c) {
+        Image plane = k->multiChannel || input.channels == 1 ? input : input.plane(c);
+        std::vector<float> N = toKernelLayout(plane, *plan);
+        std::vector<float> P(N.size(), 0.0f);
+        HostArrays arrays{N.data(), static_cast<int>(N.size()), maskValues.data(), static_cast<int>(maskValues.size()),
+                          P.data(), static_cast<int>(P.size())};
+        const bool traceThis = req.trace && c == 0;
+
+        if (result.backend == Backend::Cpu) {
+            cpu::CpuOptions options;
+            options.trace = traceThis;
+            if (!req.traceBlocks.empty()) {
+                options.traceBlock = [&](Dim3 b) {
+                    for (const Dim3& t : req.traceBlocks)
+                        if (t == b) return true;
+                    return false;
+                };
+            }
+            options.eventBudget = req.eventBudget;
+            options.ignoreBarriers = req.ignoreBarriers;
+            options.workers = req.cpuWorkers;
+            options.cancel = req.cancel;
+            options.blocksDone = req.blocksDone;
+            for (int a = 0; a < kArrayCount; ++a) options.arrayNames[a] = k->arrayNames[a];
+            auto start = std::chrono::steady_clock::now();
+            auto blocks = cpu::execute(*plan, arrays, options);
+            result.millis += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            if (!blocks) return blocks.error();
+            if (traceThis) {
+                result.trace = describeLaunch(*k, *plan, Backend::Cpu, mask);
+                result.trace->blocks = std::move(*blocks);
+            }
+        } else {
+            auto millis = cuda::executePlain(*plan, arrays);
+            if (!millis) return millis.error();
+            result.millis += *millis;
+            if (traceThis) {
+                std::vector<float> tracedP(P.size(), 0.0f);
+                HostArrays tracedArrays = arrays;
+                tracedArrays.P = tracedP.data();
+                auto blocks = cuda::executeInstrumented(*plan, tracedArrays, {req.traceBlocks, req.eventBudget});
+                if (!blocks) return blocks.error();
+                result.trace = describeLaunch(*k, *plan, Backend::Cuda, mask);
+                result.trace->blocks = std::move(*blocks);
+            }
+        }
+
+        if (k->multiChannel || input.channels == 1) {
+            fromKernelLayout(P, *plan, result.output);
+        } else {
+            Image out = plane;
+            out.data = P;
+            result.output.setPlane(c, out);
+        }
+    }
+    return result;
+}
+
+}  // namespace tilescope

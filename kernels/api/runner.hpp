@@ -1,0 +1,55 @@
+// Running a kernel: the one entry point the command line, the app and the
+// tests use. It checks the request, plans the launch, picks the backend, and
+// returns the output, the time, and (when asked) the trace.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/plan.hpp"
+#include "core/image.hpp"
+#include "core/result.hpp"
+#include "trace/trace.hpp"
+
+namespace tilescope {
+
+enum class Backend { Auto, Cpu, Cuda };
+
+const char* backendName(Backend b);
+
+struct RunRequest {
+    std::string kernel;
+    const Image* input = nullptr;
+    const Mask* mask = nullptr;
+    int block = 0;  // --block N; 0: the kernel's default
+    Backend backend = Backend::Auto;
+    bool whatIf = false;  // allow configurations no GPU can launch (CPU only)
+    bool trace = false;
+    std::vector<Dim3> traceBlocks;  // empty: every block
+    std::size_t eventBudget = 20'000'000;
+    bool ignoreBarriers = false;  // CPU only: the race demonstration
+    int cpuWorkers = 0;
+    const std::atomic<bool>* cancel = nullptr;
+    std::atomic<unsigned>* blocksDone = nullptr;
+};
+
+struct RunResult {
+    Image output;  // same shape as the input
+    Backend backend = Backend::Cpu;
+    std::string backendReason;  // "NVIDIA H100 80GB HBM3", "no CUDA device: ...", "requested"
+    double millis = 0.0;        // kernel time (GPU: CUDA events; CPU: wall clock of the executor)
+    LaunchPlan plan;
+    std::optional<Trace> trace;  // for multi-channel input to a single-channel kernel: channel 0
+};
+
+Result<RunResult> runKernel(const RunRequest& request);
+
+// The limits the plan is checked against: the GPU's when there is one.
+DeviceLimits currentLimits();
+// Whether the CUDA backend can run, and if not, why.
+bool gpuAvailable(std::string* reason = nullptr, std::string* name = nullptr);
+
+}  // namespace tilescope

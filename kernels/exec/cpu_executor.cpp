@@ -1,0 +1,248 @@
+#include "exec/cpu_executor.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "exec/cpu_runtime.hpp"
+#include "exec/fiber.hpp"
+
+namespace tilescope::cpu {
+
+thread_local Dim3 threadIdx;
+thread_local Dim3 blockIdx;
+thread_local Dim3 blockDim;
+thread_local Dim3 gridDim;
+thread_local BlockState* t_block = nullptr;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kStackBytes = 256 * 1024;
+#else
+constexpr std::size_t kStackBytes = 64 * 1024;
+#endif
+
+std::string coords(Dim3 d, int dims) {
+    std::string s = "(" + std::to_string(d.x);
+    if (dims > 1) s += "," + std::to_string(d.y);
+    return s + ")";
+}
+
+Dim3 threadCoords(unsigned linear, Dim3 block) {
+    return Dim3{linear % block.x, (linear / block.x) % block.y, linear / (block.x * block.y)};
+}
+
+enum class ThreadState { Ready, Waiting, Done };
+
+struct ThreadSlot {
+    Fiber fiber;
+    ThreadState state = ThreadState::Ready;
+    unsigned waitLine = 0;
+};
+
+// Runs the blocks handed to one worker thread.
+class Worker {
+public:
+    Worker(const LaunchPlan& plan, const std::function<void()>& body, const CpuOptions& options)
+        : m_plan(plan), m_body(body), m_options(options), m_stacks(kStackBytes), m_slots(plan.block.count()) {
+        m_state.ignoreBarriers = options.ignoreBarriers;
+        m_state.wait = &Worker::waitAtBarrier;
+    }
+
+    // Returns an error message, or nothing when the block ran to the end.
+    std::optional<std::string> runBlock(Dim3 block, bool traced, std::size_t eventLimit, std::vector<Event>& out) {
+        const unsigned count = m_plan.block.count();
+        blockIdx = block;
+        blockDim = m_plan.block;
+        gridDim = m_plan.grid;
+        m_state.tracing = traced;
+        m_state.eventLimit = eventLimit;
+        m_state.events.clear();
+        m_state.phase.assign(count, 0);
+        // Shared memory starts out as NaN rather than 0: a kernel that reads an
+        // element nobody wrote shows it in its result instead of hiding it.
+        m_state.shared.assign(m_plan.sharedBytes / sizeof(float), std::numeric_limits<float>::quiet_NaN());
+        t_block = &m_state;
+        s_current = this;
+        m_fault.reset();
+
+        for (unsigned t = 0; t < count; ++t) {
+            m_slots[t].state = ThreadState::Ready;
+            m_slots[t].fiber.start(m_stacks, &Worker::threadEntry, this);
+        }
+        std::optional<std::string> error;
+        for (;;) {
+            for (unsigned t = 0; t < count && !error; ++t) {
+                ThreadSlot& slot = m_slots[t];
+                if (slot.state != ThreadState::Ready) continue;
+                m_state.current = t;
+                threadIdx = threadCoords(t, m_plan.block);
+                slot.fiber.resume();
+                if (slot.fiber.finished()) slot.state = ThreadState::Done;
+                if (m_fault) error = describeFault(*m_fault, t, block);
+            }
+            if (error) break;
+            unsigned waiting = 0, done = 0, firstWaiting = 0, firstDone = 0;
+            for (unsigned t = 0; t < count; ++t) {
+                if (m_slots[t].state == ThreadState::Waiting && waiting++ == 0) firstWaiting = t;
+                if (m_slots[t].state == ThreadState::Done && done++ == 0) firstDone = t;
+            }
+            if (waiting == 0) break;  // every thread has finished
+            const unsigned line = m_slots[firstWaiting].waitLine;
+            if (done > 0) {
+                error = "block " + coords(block, dims()) + ": the barrier at line " + std::to_string(line) +
+                        " is reached by " + std::to_string(waiting) + " of " + std::to_string(count) +
+                        " threads; thread " + coords(threadCoords(firstDone, m_plan.block), dims()) +
+                        " finished without reaching it (a __syncthreads() every thread must reach sits in code "
+                        "that only some threads run)";
+                break;
+            }
+            for (unsigned t = 0; t < count; ++t) {
+                if (m_slots[t].waitLine != line) {
+                    error = "block " + coords(block, dims()) + ": threads wait at different barriers (line " +
+                            std::to_string(line) + " and line " + std::to_string(m_slots[t].waitLine) + ")";
+                    break;
+                }
+            }
+            if (error) break;
+            for (unsigned t = 0; t < count; ++t) m_slots[t].state = ThreadState::Ready;
+        }
+        if (error) {
+            // Abandon the suspended threads: restart their fibers on the next block.
+            for (unsigned t = 0; t < count; ++t) m_slots[t].fiber.reset();
+            t_block = nullptr;
+            return error;
+        }
+        if (traced) {
+            // Execution order interleaves threads phase by phase; each thread's
+            // own events stay in program order under a stable sort.
+            out = std::move(m_state.events);
+            std::stable_sort(out.begin(), out.end(),
+                             [](const Event& a, const Event& b) { return a.thread < b.thread; });
+        }
+        t_block = nullptr;
+        return std::nullopt;
+    }
+
+private:
+    int dims() const { return m_plan.block.y > 1 || m_plan.grid.y > 1 ? 2 : 1; }
+
+    static void threadEntry(void* self) {
+        auto* w = static_cast<Worker*>(self);
+        try {
+            w->m_body();
+        } catch (const KernelFault& fault) {
+            w->m_fault = fault;
+        }
+    }
+
+    static void waitAtBarrier(unsigned line) {
+        Worker* w = s_current;
+        ThreadSlot& slot = w->m_slots[w->m_state.current];
+        slot.state = ThreadState::Waiting;
+        slot.waitLine = line;
+        slot.fiber.yield();
+    }
+
+    std::string describeFault(const KernelFault& f, unsigned thread, Dim3 block) const {
+        std::string where = "thread " + coords(threadCoords(thread, m_plan.block), dims()) + " of block " +
+                            coords(block, dims()) + ", line " + std::to_string(f.line) + ": ";
+        auto name = [&](std::uint8_t a) {
+            return a < kArrayCount ? std::string(m_options.arrayNames[a]) : std::string("an array");
+        };
+        switch (f.kind) {
+        case KernelFault::Kind::OutOfBounds:
+            return where + name(f.array) + "[" + std::to_string(f.index) + "] is outside the array (" +
+                   std::to_string(f.size) + " elements)";
+        case KernelFault::Kind::SharedMemory:
+            return where + "the kernel asks for " + std::to_string(f.index) +
+                   " floats of shared memory but the launch reserved " + std::to_string(f.size);
+        case KernelFault::Kind::TraceBudget:
+            return "the trace would exceed its budget of " + std::to_string(m_options.eventBudget) +
+                   " events; trace fewer blocks or a smaller input";
+        }
+        return where + "fault";
+    }
+
+    static thread_local Worker* s_current;
+
+    const LaunchPlan& m_plan;
+    const std::function<void()>& m_body;
+    const CpuOptions& m_options;
+    StackPool m_stacks;
+    std::vector<ThreadSlot> m_slots;
+    BlockState m_state;
+    std::optional<KernelFault> m_fault;
+};
+
+thread_local Worker* Worker::s_current = nullptr;
+
+}  // namespace
+
+Result<TracedBlocks> runGrid(const LaunchPlan& plan, const std::function<void()>& body, const CpuOptions& options) {
+    const unsigned blockCount = plan.grid.count();
+    std::vector<std::vector<Event>> events(blockCount);
+    std::vector<char> traced(blockCount, 0);
+    for (unsigned b = 0; b < blockCount; ++b) {
+        Dim3 block{b % plan.grid.x, (b / plan.grid.x) % plan.grid.y, b / (plan.grid.x * plan.grid.y)};
+        traced[b] = options.trace && (!options.traceBlock || options.traceBlock(block));
+    }
+
+    unsigned workers = options.workers > 0 ? static_cast<unsigned>(options.workers)
+                                           : std::max(1u, std::thread::hardware_concurrency());
+    workers = std::min(workers, blockCount);
+
+    std::atomic<unsigned> next{0};
+    std::atomic<std::size_t> recorded{0};
+    std::atomic<bool> failed{false};
+    std::mutex errorMutex;
+    std::optional<std::pair<unsigned, std::string>> firstError;  // lowest block index wins: deterministic
+
+    auto work = [&] {
+        Worker worker(plan, body, options);
+        for (;;) {
+            if (failed.load() || (options.cancel && options.cancel->load())) return;
+            unsigned b = next.fetch_add(1);
+            if (b >= blockCount) return;
+            Dim3 block{b % plan.grid.x, (b / plan.grid.x) % plan.grid.y, b / (plan.grid.x * plan.grid.y)};
+            std::size_t used = recorded.load();
+            std::size_t limit = used < options.eventBudget ? options.eventBudget - used : 0;
+            auto error = worker.runBlock(block, traced[b] != 0, limit, events[b]);
+            if (!error && traced[b] && recorded.fetch_add(events[b].size()) + events[b].size() > options.eventBudget)
+                error = "the trace would exceed its budget of " + std::to_string(options.eventBudget) +
+                        " events; trace fewer blocks or a smaller input";
+            if (error) {
+                std::lock_guard lock(errorMutex);
+                if (!firstError || b < firstError->first) firstError = {b, *error};
+                failed = true;
+                return;
+            }
+            if (options.blocksDone) options.blocksDone->fetch_add(1);
+        }
+    };
+
+    if (workers <= 1) {
+        work();
+    } else {
+        std::vector<std::thread> pool;
+        for (unsigned i = 0; i < workers; ++i) pool.emplace_back(work);
+        for (auto& t : pool) t.join();
+    }
+    if (firstError) return badInput(firstError->second);
+    if (options.cancel && options.cancel->load()) return Error{ExitCode::BadInput, "cancelled"};
+
+    TracedBlocks result;
+    for (unsigned b = 0; b < blockCount; ++b) {
+        if (!traced[b]) continue;
+        Dim3 block{b % plan.grid.x, (b / plan.grid.x) % plan.grid.y, b / (plan.grid.x * plan.grid.y)};
+        result.push_back(BlockEvents{block, std::move(events[b])});
+    }
+    return result;
+}
+
+}  // namespace tilescope::cpu

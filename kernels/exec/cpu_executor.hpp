@@ -1,0 +1,36 @@
+// The CPU executor: runs a kernel's grid block by block, each block's threads
+// as fibers, with __syncthreads() as a real barrier. Blocks run in parallel
+// on worker threads; each block's events are kept apart and joined in block
+// order, so a trace does not depend on how many workers ran it.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "api/plan.hpp"
+#include "core/result.hpp"
+#include "trace/trace.hpp"
+
+namespace tilescope::cpu {
+
+struct CpuOptions {
+    bool trace = false;
+    std::function<bool(Dim3)> traceBlock;  // which blocks to trace (empty: all)
+    std::size_t eventBudget = 20'000'000;
+    bool ignoreBarriers = false;
+    int workers = 0;  // 0: one per hardware thread
+    const std::atomic<bool>* cancel = nullptr;
+    std::atomic<unsigned>* blocksDone = nullptr;
+    std::array<std::string_view, kArrayCount> arrayNames{"N", "M", "P", "shared"};
+};
+
+
+
+// Runs `thread` once per CUDA thread of the plan's grid.
+Result<TracedBlocks> runGrid(const LaunchPlan& plan, const std::function<void()>& thread, const CpuOptions& options);
+
+}  // namespace tilescope::cpu

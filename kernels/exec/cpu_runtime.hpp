@@ -1,0 +1,79 @@
+// What a kernel sees when it runs on the CPU: threadIdx, blockIdx, blockDim
+// and gridDim, a Recorder that appends events to the running block's trace,
+// and __syncthreads() as a real barrier between fibers.
+//
+// All fibers of a block run on one OS thread, and the executor sets
+// threadIdx before it resumes each fiber, so threadIdx can be a plain
+// thread_local variable: reading it costs no more than reading any global.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/dim3.hpp"
+#include "trace/event.hpp"
+
+namespace tilescope::cpu {
+
+extern thread_local Dim3 threadIdx;
+extern thread_local Dim3 blockIdx;
+extern thread_local Dim3 blockDim;
+extern thread_local Dim3 gridDim;
+
+// An out-of-bounds access, a barrier not reached by every thread, or a trace
+// over budget: thrown inside the faulting thread's fiber, caught at its entry.
+struct KernelFault {
+    enum class Kind { OutOfBounds, SharedMemory, TraceBudget } kind;
+    std::uint8_t array = kArrayNone;
+    int index = 0;
+    int size = 0;
+    unsigned line = 0;
+};
+
+// The state of the block running on this OS thread.
+struct BlockState {
+    bool tracing = false;
+    bool ignoreBarriers = false;  // the classroom race demonstration
+    unsigned current = 0;         // linear index of the running thread
+    std::size_t eventLimit = 0;   // a block may record at most this many events
+    std::vector<Event> events;    // in execution order
+    std::vector<std::uint16_t> phase;  // barriers passed, per thread
+    std::vector<float> shared;    // the block's dynamic shared memory
+    float scratch = 0.0f;
+    void (*wait)(unsigned line) = nullptr;  // suspends the running thread at a barrier
+};
+
+extern thread_local BlockState* t_block;
+
+struct CpuRecorder {
+    static void record(Op op, std::uint8_t array, int index, float value, unsigned line) {
+        BlockState& b = *t_block;
+        if (!b.tracing) return;
+        if (b.events.size() >= b.eventLimit) throw KernelFault{KernelFault::Kind::TraceBudget};
+        b.events.push_back(Event{index, value, static_cast<std::uint16_t>(b.current), static_cast<std::uint16_t>(line),
+                                 b.phase[b.current], op, array});
+    }
+    static float add(float sum, float term) { return sum + term; }
+    static float* sharedMemory(int floats, unsigned line) {
+        BlockState& b = *t_block;
+        if (floats < 0 || static_cast<std::size_t>(floats) > b.shared.size())
+            throw KernelFault{KernelFault::Kind::SharedMemory, kArrayShared, floats,
+                              static_cast<int>(b.shared.size()), line};
+        return b.shared.data();
+    }
+    static void fault(std::uint8_t array, int index, int size, unsigned line) {
+        throw KernelFault{KernelFault::Kind::OutOfBounds, array, index, size, line};
+    }
+    static float& scratch() { return t_block->scratch; }
+};
+
+inline void syncthreads(unsigned line) {
+    BlockState& b = *t_block;
+    CpuRecorder::record(Op::Barrier, kArrayNone, -1, 0.0f, line);
+    ++b.phase[b.current];
+    if (!b.ignoreBarriers) b.wait(line);
+}
+
+}  // namespace tilescope::cpu

@@ -1,0 +1,20 @@
+// The CUDA entry points of a build without CUDA: there is no GPU to ask, and
+// every request for one says so.
+#include "exec/backends.hpp"
+
+namespace tilescope::cuda {
+
+const GpuInfo& gpuInfo() {
+    static const GpuInfo info{false, "TileScope was built without CUDA (no CUDA compiler was found)", {}};
+    return info;
+}
+
+Result<double> executePlain(const LaunchPlan&, const HostArrays&) {
+    return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
+}
+
+Result<TracedBlocks> executeInstrumented(const LaunchPlan&, const HostArrays&, const TraceOptions&) {
+    return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
+}
+
+}  // namespace tilescope::cuda

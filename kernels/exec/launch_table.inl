@@ -1,0 +1,65 @@
+// How each kernel is called: which arrays and sizes it takes, in the order of
+// its book signature. Written once and included by every execution mode
+// inside its own namespace, after the kernels. A mode supplies:
+//   globalIn(const float*, int size, ArrayId)  -> Global<const float>
+//   globalOut(float*, int size)                -> Global<float>
+//   restrictIn(const float*, int size)         -> Restrict<float>
+// and `launch(kernel, args...)`, which runs the kernel over the plan's grid.
+//
+// (No include guard and no includes: this file is textually part of a mode.)
+
+struct KernelArgs {
+    const float* N = nullptr;  // the input, in the memory the mode runs in
+    int nSize = 0;
+    const float* mask = nullptr;  // the mask for kernels that take it by pointer
+    int maskSize = 0;
+    float* P = nullptr;
+    int pSize = 0;
+};
+
+template <class Launch>
+auto launchKernel(const LaunchPlan& plan, const KernelArgs& a, Launch&& launch) {
+    auto N = globalIn(a.N, a.nSize, kArrayInput);
+    auto P = globalOut(a.P, a.pSize);
+    const int r = plan.radius;
+    switch (plan.kernel) {
+    case KernelId::Conv1dBasic:
+        return launch(conv1d_basic, N, globalIn(a.mask, a.maskSize, kArrayMask), P, plan.maskWidth, plan.width);
+    case KernelId::Conv1dConst:
+        return launch(conv1d_const, N, P, plan.maskWidth, plan.width);
+    case KernelId::Conv1dTiled:
+        return launch(conv1d_tiled, N, P, plan.maskWidth, plan.width);
+    case KernelId::Conv1dTiledCached:
+        return launch(conv1d_tiled_cached, N, P, plan.maskWidth, plan.width);
+    case KernelId::Conv2dBasic:
+        return launch(conv2d_basic, N, globalIn(a.mask, a.maskSize, kArrayMask), P, r, plan.width, plan.height);
+    case KernelId::Conv2dConst:
+        return launch(conv2d_const, N, P, r, plan.width, plan.height);
+    case KernelId::Conv2dTiledIn:
+        return launch(conv2d_tiled_in, N, P, r, plan.width, plan.height);
+    case KernelId::Conv2dTiledOut:
+        return launch(conv2d_tiled_out, N, P, r, plan.width, plan.height);
+    case KernelId::Conv2dTiledCached:
+        return launch(conv2d_tiled_cached, N, P, r, plan.width, plan.height);
+    case KernelId::Conv2dTiledPitched:
+        return launch(conv2d_tiled_pitched, P, N, plan.height, plan.width, plan.pitch, plan.channels, plan.maskWidth,
+                      restrictIn(a.mask, a.maskSize));
+    }
+    return launch(conv1d_basic, N, globalIn(a.mask, a.maskSize, kArrayMask), P, plan.maskWidth, plan.width);
+}
+
+// The mask in constant memory, in the layout of M[15] and F_c[15][15].
+inline void fillConstantMask(const LaunchPlan& plan, const float* mask, float (&m)[MAX_MASK_WIDTH],
+                             float (&f)[MAX_MASK_WIDTH][MAX_MASK_WIDTH]) {
+    for (int i = 0; i < MAX_MASK_WIDTH; ++i) {
+        m[i] = 0.0f;
+        for (int j = 0; j < MAX_MASK_WIDTH; ++j) f[i][j] = 0.0f;
+    }
+    const int w = plan.maskWidth;
+    if (kernelInfo(plan.kernel).dims == 1) {
+        for (int i = 0; i < w; ++i) m[i] = mask[i];
+    } else {
+        for (int i = 0; i < w; ++i)
+            for (int j = 0; j < w; ++j) f[i][j] = mask[i * w + j];
+    }
+}

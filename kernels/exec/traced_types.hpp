@@ -1,0 +1,237 @@
+// The types a kernel uses, in the two traced executions (instrumented CUDA and
+// the CPU executor). A kernel is written once against the names `Global<T>`,
+// `Restrict<T>`, `SharedArray<T>`, `SharedArray2D<T>`, `ConstantArray<T>` and
+// `Accumulator`; in the plain CUDA build those names are raw pointers, arrays
+// and float (see plain_language.cuh), here they are thin wrappers whose
+// operator[] records every load and store with the source line that made it.
+//
+// How a load knows its line without changing how the kernel reads: operator[]
+// takes an `Index`, whose converting constructor has a default argument
+// `__builtin_LINE()`. When the kernel writes `N[row*width + col]`, the int
+// converts to an Index at that very expression, so the default argument is
+// evaluated on the kernel's own line.
+//
+// Every wrapper is parameterised by a Recorder, which the execution mode
+// supplies (CpuRecorder, DeviceRecorder). A Recorder provides:
+//   static void record(Op, std::uint8_t array, int index, float value, unsigned line);
+//   static float add(float sum, float term);            // no fused multiply-add
+//   static float* sharedMemory(int floats, unsigned line);
+//   static void fault(std::uint8_t array, int index, int size, unsigned line);
+//   static float& scratch();                         // where a faulting access goes
+// TS_FN (defined by the including mode) marks the functions for its compiler.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "trace/event.hpp"
+
+namespace tilescope::traced {
+
+struct Index {
+    int value;
+    unsigned line;
+    TS_FN Index(int v, unsigned l = __builtin_LINE()) : value(v), line(l) {}
+};
+
+// `Pvalue += F[j] * N[i]` records one multiply-add (2 FLOPs) on its line.
+struct Addend {
+    float value;
+    unsigned line;
+    TS_FN Addend(float v, unsigned l = __builtin_LINE()) : value(v), line(l) {}
+};
+
+template <class R>
+class Accumulator {
+public:
+    TS_FN Accumulator(float v = 0.0f) : m_value(v) {}
+    TS_FN Accumulator& operator+=(Addend term) {
+        m_value = R::add(m_value, term.value);
+        R::record(Op::MultiplyAdd, kArrayNone, -1, m_value, term.line);
+        return *this;
+    }
+    TS_FN operator float() const { return m_value; }
+
+private:
+    float m_value;
+};
+
+// A read-only array in global memory (N, or a mask passed by pointer).
+// Reading returns the value at once, so `cond ? 0 : N[i]` stays a float.
+template <class R>
+class InputArray {
+public:
+    const float* data = nullptr;
+    int size = 0;
+    std::uint8_t id = kArrayInput;
+
+    TS_FN float operator[](Index i) const {
+        if (i.value < 0 || i.value >= size) {
+            R::fault(id, i.value, size, i.line);
+            return 0.0f;
+        }
+        float v = data[i.value];
+        R::record(Op::Load, id, i.value, v, i.line);
+        return v;
+    }
+};
+
+// A reference to one element of a writable array: the load happens when it is
+// read, the store when it is assigned.
+template <class R>
+class ElementRef {
+public:
+    float* element;
+    int index;
+    unsigned line;
+    std::uint8_t id;
+
+    TS_FN operator float() const { return load(); }
+    TS_FN float load() const {
+        float v = *element;
+        R::record(Op::Load, id, index, v, line);
+        return v;
+    }
+    TS_FN ElementRef& operator=(float v) {
+        *element = v;
+        R::record(Op::Store, id, index, v, line);
+        return *this;
+    }
+    TS_FN ElementRef& operator=(const ElementRef& other) { return *this = other.load(); }
+
+    // Arithmetic reads the element inside the operator, after the other operand
+    // has been evaluated, so the order of recorded loads is the same under every
+    // compiler (C++ leaves the order of operand evaluation unspecified).
+    TS_FN friend float operator*(float a, const ElementRef& b) { return a * b.load(); }
+    TS_FN friend float operator*(const ElementRef& a, float b) { return a.load() * b; }
+    TS_FN friend float operator*(const ElementRef& a, const ElementRef& b) {
+        float x = a.load();
+        return x * b.load();
+    }
+    TS_FN friend float operator+(float a, const ElementRef& b) { return a + b.load(); }
+    TS_FN friend float operator+(const ElementRef& a, float b) { return a.load() + b; }
+};
+
+// A writable array in global memory (P).
+template <class R>
+class OutputArray {
+public:
+    float* data = nullptr;
+    int size = 0;
+    std::uint8_t id = kArrayOutput;
+
+    TS_FN ElementRef<R> operator[](Index i) const {
+        if (i.value < 0 || i.value >= size) {
+            R::fault(id, i.value, size, i.line);
+            return ElementRef<R>{&R::scratch(), i.value, i.line, kArrayNone};
+        }
+        return ElementRef<R>{data + i.value, i.value, i.line, id};
+    }
+};
+
+template <class T, class R>
+struct GlobalOf;
+template <class R>
+struct GlobalOf<const float, R> {
+    using type = InputArray<R>;
+};
+template <class R>
+struct GlobalOf<float, R> {
+    using type = OutputArray<R>;
+};
+
+// The block's array in shared memory. The book declares it with a size known
+// at compile time (`__shared__ float N_ds[TILE_SIZE + MAX_MASK_WIDTH - 1]`);
+// here the size follows the launch, so it lives in the launch's dynamic shared
+// memory and this object only gives it the same [] syntax.
+template <class R>
+class SharedArray {
+public:
+    TS_FN explicit SharedArray(Index count) : m_size(count.value), m_data(R::sharedMemory(count.value, count.line)) {}
+    TS_FN ElementRef<R> operator[](Index i) const {
+        if (i.value < 0 || i.value >= m_size) {
+            R::fault(kArrayShared, i.value, m_size, i.line);
+            return ElementRef<R>{&R::scratch(), i.value, i.line, kArrayNone};
+        }
+        return ElementRef<R>{m_data + i.value, i.value, i.line, kArrayShared};
+    }
+
+private:
+    int m_size;
+    float* m_data;
+};
+
+template <class R>
+class SharedArray2D {
+public:
+    class Row {
+    public:
+        TS_FN Row(const SharedArray2D* a, int row, unsigned line) : m_array(a), m_row(row), m_line(line) {}
+        // The line of `N_s[ty][tx]` is the one recorded by its first [].
+        TS_FN ElementRef<R> operator[](int col) const {
+            const SharedArray2D& a = *m_array;
+            int index = m_row * a.m_cols + col;
+            if (m_row < 0 || m_row >= a.m_rows || col < 0 || col >= a.m_cols) {
+                R::fault(kArrayShared, index, a.m_rows * a.m_cols, m_line);
+                return ElementRef<R>{&R::scratch(), index, m_line, kArrayNone};
+            }
+            return ElementRef<R>{a.m_data + index, index, m_line, kArrayShared};
+        }
+
+    private:
+        const SharedArray2D* m_array;
+        int m_row;
+        unsigned m_line;
+    };
+
+    TS_FN SharedArray2D(Index rows, int cols)
+        : m_rows(rows.value), m_cols(cols), m_data(R::sharedMemory(rows.value * cols, rows.line)) {}
+    TS_FN Row operator[](Index row) const { return Row(this, row.value, row.line); }
+
+private:
+    int m_rows;
+    int m_cols;
+    float* m_data;
+};
+
+// The mask in constant memory. `ConstantArray<float[15][15]> F_c` holds the
+// same bytes as `float F_c[15][15]`, so the host uploads it the same way.
+template <class T, class R>
+struct ConstantArray;
+
+template <std::size_t W, class R>
+struct ConstantArray<float[W], R> {
+    float values[W];
+    TS_FN float operator[](Index i) const {
+        if (i.value < 0 || i.value >= static_cast<int>(W)) {
+            R::fault(kArrayMask, i.value, static_cast<int>(W), i.line);
+            return 0.0f;
+        }
+        float v = values[i.value];
+        R::record(Op::Load, kArrayMask, i.value, v, i.line);
+        return v;
+    }
+};
+
+template <std::size_t H, std::size_t W, class R>
+struct ConstantArray<float[H][W], R> {
+    float values[H][W];
+    struct Row {
+        const ConstantArray* array;
+        int row;
+        unsigned line;
+        TS_FN float operator[](int col) const {
+            int index = row * static_cast<int>(W) + col;
+            if (row < 0 || row >= static_cast<int>(H) || col < 0 || col >= static_cast<int>(W)) {
+                R::fault(kArrayMask, index, static_cast<int>(H * W), line);
+                return 0.0f;
+            }
+            float v = array->values[row][col];
+            R::record(Op::Load, kArrayMask, index, v, line);
+            return v;
+        }
+    };
+    TS_FN Row operator[](Index row) const { return Row{this, row.value, row.line}; }
+};
+
+}  // namespace tilescope::traced

@@ -1,0 +1,53 @@
+// The unit of a trace: one thing one CUDA thread did.
+//
+// An event is 16 bytes and holds no pointers or strings: the launch it belongs
+// to (kernel, arrays, geometry) is stored once in the Trace, the block it
+// belongs to is given by the block's range in the event list, and its place in
+// the thread's program order is its position among that thread's events. This
+// header is shared by host and device code (the instrumented CUDA build writes
+// the same fields from the GPU).
+#pragma once
+
+#include <cstdint>
+
+namespace tilescope {
+
+enum class Op : std::uint8_t {
+    Load = 0,      // a read of one array element
+    Store = 1,     // a write of one array element
+    MultiplyAdd = 2,  // `Pvalue += a * b`: 2 FLOPs
+    Barrier = 3,   // __syncthreads()
+};
+
+enum class Space : std::uint8_t { Global = 0, Shared = 1, Constant = 2, Register = 3 };
+
+// Every kernel names its arrays with these ids; the Trace says what each id is
+// called in that kernel ("N", "F_c", "N_s", ...) and where it lives.
+enum ArrayId : std::uint8_t {
+    kArrayInput = 0,   // N, the input
+    kArrayMask = 1,    // M or F, the convolution mask (global or constant memory)
+    kArrayOutput = 2,  // P, the output
+    kArrayShared = 3,  // the block's tile in shared memory (N_ds, N_s, Ns)
+    kArrayNone = 0xff, // multiply-adds and barriers touch no array
+};
+constexpr int kArrayCount = 4;
+
+struct Event {
+    std::int32_t index;   // element index in its array (linear, pitch included); -1 when none
+    float value;          // the value loaded or stored; the running sum after a multiply-add
+    std::uint16_t thread; // linear thread index within the block: x + y*blockDim.x
+    std::uint16_t line;   // the kernel source line that did it
+    std::uint16_t phase;  // number of barriers this thread had passed before the event
+    Op op;
+    std::uint8_t array;   // an ArrayId
+};
+static_assert(sizeof(Event) == 16, "events are meant to stay compact");
+
+inline bool operator==(const Event& a, const Event& b) {
+    // Values compare bit for bit through float equality; NaN never appears in a
+    // trace of a correct kernel on validated input.
+    return a.index == b.index && a.value == b.value && a.thread == b.thread && a.line == b.line &&
+           a.phase == b.phase && a.op == b.op && a.array == b.array;
+}
+
+}  // namespace tilescope
