@@ -156,7 +156,6 @@ Result<RunResult> runKernel(const RunRequest& req) {
             options.workers = req.cpuWorkers;
             options.cancel = req.cancel;
             options.blocksDone = req.blocksDone;
-            for (int a = 0; a < kArrayCount; ++a) options.arrayNames[a] = k->arrayNames[a];
             auto start = std::chrono::steady_clock::now();
             auto blocks = cpu::execute(*plan, arrays, options);
             result.millis += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

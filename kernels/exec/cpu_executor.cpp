@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "exec/cpu_runtime.hpp"
+#include "exec/fault.hpp"
 #include "exec/fiber.hpp"
 
 namespace tilescope::cpu {
@@ -150,23 +151,17 @@ private:
     }
 
     std::string describeFault(const KernelFault& f, unsigned thread, Dim3 block) const {
-        std::string where = "thread " + coords(threadCoords(thread, m_plan.block), dims()) + " of block " +
-                            coords(block, dims()) + ", line " + std::to_string(f.line) + ": ";
-        auto name = [&](std::uint8_t a) {
-            return a < kArrayCount ? std::string(m_options.arrayNames[a]) : std::string("an array");
-        };
         switch (f.kind) {
         case KernelFault::Kind::OutOfBounds:
-            return where + name(f.array) + "[" + std::to_string(f.index) + "] is outside the array (" +
-                   std::to_string(f.size) + " elements)";
+            return describeOutOfBounds(m_plan, block, thread, f.array, f.index, f.size, f.line);
         case KernelFault::Kind::SharedMemory:
-            return where + "the kernel asks for " + std::to_string(f.index) +
+            return describeThread(m_plan, block, thread) + ", line " + std::to_string(f.line) +
+                   ": the kernel asks for " + std::to_string(f.index) +
                    " floats of shared memory but the launch reserved " + std::to_string(f.size);
         case KernelFault::Kind::TraceBudget:
-            return "the trace would exceed its budget of " + std::to_string(m_options.eventBudget) +
-                   " events; trace fewer blocks or a smaller input";
+            return traceBudgetMessage(m_options.eventBudget);
         }
-        return where + "fault";
+        return describeThread(m_plan, block, thread) + ": fault";
     }
 
     static thread_local Worker* s_current;
@@ -214,8 +209,7 @@ Result<TracedBlocks> runGrid(const LaunchPlan& plan, const std::function<void()>
             std::size_t limit = used < options.eventBudget ? options.eventBudget - used : 0;
             auto error = worker.runBlock(block, traced[b] != 0, limit, events[b]);
             if (!error && traced[b] && recorded.fetch_add(events[b].size()) + events[b].size() > options.eventBudget)
-                error = "the trace would exceed its budget of " + std::to_string(options.eventBudget) +
-                        " events; trace fewer blocks or a smaller input";
+                error = traceBudgetMessage(options.eventBudget);
             if (error) {
                 std::lock_guard lock(errorMutex);
                 if (!firstError || b < firstError->first) firstError = {b, *error};

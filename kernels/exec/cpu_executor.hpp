@@ -25,7 +25,6 @@ struct CpuOptions {
     int workers = 0;  // 0: one per hardware thread
     const std::atomic<bool>* cancel = nullptr;
     std::atomic<unsigned>* blocksDone = nullptr;
-    std::array<std::string_view, kArrayCount> arrayNames{"N", "M", "P", "shared"};
 };
 
 

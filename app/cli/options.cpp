@@ -1,0 +1,99 @@
+#include "cli/options.hpp"
+
+#include <iostream>
+#include <random>
+
+#include "api/kernels.hpp"
+#include "io/files.hpp"
+#include "io/mask_file.hpp"
+
+namespace tilescope::cli {
+
+int fail(const Error& error) {
+    std::cerr << "tilescope: " << error.message << "\n";
+    return static_cast<int>(error.code);
+}
+
+void addKernelOptions(CLI::App& c, KernelOptions& o, bool allowGenerated) {
+    c.add_option("--kernel,-k", o.kernel, "kernel name (tilescope list)")->required();
+    auto* input = c.add_option("--input,-i", o.input, "input: .npy, .png, .jpg, .bmp, .pgm, .ppm");
+    auto* mask = c.add_option("--mask,-m", o.mask, "mask: .npy, .raw, .csv, or a text file of rows");
+    if (allowGenerated) {
+        auto* size = c.add_option("--size", o.size, "generate a random input of N elements or WxH pixels");
+        auto* radius = c.add_option("--radius,-r", o.radius, "generate a mask of radius R (width 2R+1)");
+        input->excludes(size);
+        mask->excludes(radius);
+        c.add_option("--seed", o.seed, "seed of the generated input");
+    } else {
+        input->required();
+        mask->required();
+    }
+    c.add_option("--block,-b", o.block,
+                 "block edge: blockDim.x for 1D kernels, blockDim.x = blockDim.y for 2D kernels");
+    c.add_option("--backend", o.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    c.add_flag("--what-if", o.whatIf,
+               "let the CPU executor run a configuration no GPU can launch (over 1024 threads, too much shared "
+               "memory)");
+}
+
+namespace {
+
+Result<Image> generateInput(const std::string& size, int dims, unsigned seed) {
+    int w = 0, h = 0;
+    char x = 0;
+    char extra = 0;
+    const int fields = std::sscanf(size.c_str(), "%d%c%d%c", &w, &x, &h, &extra);
+    if (fields == 1 && w > 0) {
+        h = 1;
+    } else if (fields == 3 && (x == 'x' || x == 'X') && w > 0 && h > 0) {
+    } else {
+        return badInput("--size '" + size + "' is not N or WxH with positive numbers");
+    }
+    if (static_cast<long long>(w) * h > (1LL << 28)) return badInput("--size '" + size + "' is too large");
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> value(0.0f, 1.0f);
+    Image image = (fields == 1 && dims == 1) ? Image::signal(std::vector<float>(w)) : Image::planar(w, h);
+    for (float& v : image.data) v = value(random);
+    return image;
+}
+
+}  // namespace
+
+Status load(const KernelOptions& o, Loaded& loaded) {
+    const KernelInfo* kernel = findKernel(o.kernel);
+    if (!kernel) return badInput("unknown kernel '" + o.kernel + "' (`tilescope list` names the ten kernels)");
+    if (!o.input.empty()) {
+        auto input = io::readInput(o.input);
+        if (!input) return input.error();
+        loaded.input = std::move(*input);
+    } else if (!o.size.empty()) {
+        auto input = generateInput(o.size, kernel->dims, o.seed);
+        if (!input) return input.error();
+        loaded.input = std::move(*input);
+    } else {
+        return badInput("give an input: --input FILE or --size N (or WxH)");
+    }
+    if (!o.mask.empty()) {
+        auto mask = io::readMask(o.mask);
+        if (!mask) return mask.error();
+        loaded.mask = std::move(*mask);
+    } else if (o.radius >= 0) {
+        const int w = 2 * o.radius + 1;
+        // Counts do not depend on the mask's values: any values will do.
+        std::vector<float> values(kernel->dims == 1 ? w : w * w, 1.0f / (kernel->dims == 1 ? w : w * w));
+        loaded.mask = kernel->dims == 1 ? Mask::row(values) : Mask::square(w, values);
+    } else {
+        return badInput("give a mask: --mask FILE or --radius R");
+    }
+    RunRequest& r = loaded.request;
+    r.kernel = o.kernel;
+    r.input = &loaded.input;
+    r.mask = &loaded.mask;
+    r.block = o.block;
+    r.whatIf = o.whatIf;
+    r.backend = o.backend == "cpu" ? Backend::Cpu : o.backend == "cuda" ? Backend::Cuda : Backend::Auto;
+    if (o.block < 0) return badInput("--block " + std::to_string(o.block) + " is negative");
+    return success();
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,43 @@
+// Options shared by several commands (run, stats, trace, screenshot), their
+// parsing into the runner's request, and the one-line error reporting.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+#include "api/runner.hpp"
+#include "core/image.hpp"
+#include "core/result.hpp"
+
+namespace tilescope::cli {
+
+struct KernelOptions {
+    std::string kernel;
+    std::string input;       // a file
+    std::string size;        // "N" or "WxH" instead of a file
+    std::string mask;        // a file
+    int radius = -1;         // instead of a mask file
+    int block = 0;
+    std::string backend = "auto";
+    bool whatIf = false;
+    unsigned seed = 7;
+};
+
+// Adds --kernel, --input/--size, --mask/--radius, --block, --backend, --what-if.
+void addKernelOptions(CLI::App& command, KernelOptions& options, bool allowGenerated);
+
+struct Loaded {
+    Image input;
+    Mask mask;
+    RunRequest request;  // points at input and mask above: keep Loaded in place
+};
+
+// Reads or generates the input and the mask and fills the request.
+Status load(const KernelOptions& options, Loaded& loaded);
+
+// Prints "tilescope: <message>" on stderr and returns the exit code.
+int fail(const Error& error);
+
+}  // namespace tilescope::cli

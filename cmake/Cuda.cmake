@@ -1,0 +1,45 @@
+# Decides whether the CUDA executions are built, and for which GPUs.
+#
+# TILESCOPE_CUDA=AUTO builds them when check_language(CUDA) finds a compiler;
+# ON requires one; OFF never looks. Without a CUDA toolkit (a student laptop)
+# everything else builds and the CPU executor does the work.
+set(TILESCOPE_HAVE_CUDA OFF)
+if(TILESCOPE_CUDA STREQUAL "AUTO" OR TILESCOPE_CUDA STREQUAL "ON")
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(TILESCOPE_HAVE_CUDA ON)
+  elseif(TILESCOPE_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "TILESCOPE_CUDA=ON but no CUDA compiler was found")
+  endif()
+endif()
+
+if(TILESCOPE_HAVE_CUDA)
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    # The GPU in this machine when there is one; otherwise PTX that any GPU
+    # from Turing on can compile at load time, plus Hopper machine code.
+    find_program(TILESCOPE_NVIDIA_SMI nvidia-smi)
+    set(_gpu_found FALSE)
+    if(TILESCOPE_NVIDIA_SMI)
+      execute_process(COMMAND ${TILESCOPE_NVIDIA_SMI} -L RESULT_VARIABLE _smi OUTPUT_QUIET ERROR_QUIET)
+      if(_smi EQUAL 0)
+        set(_gpu_found TRUE)
+      endif()
+    endif()
+    if(_gpu_found)
+      set(CMAKE_CUDA_ARCHITECTURES native)
+    else()
+      set(CMAKE_CUDA_ARCHITECTURES "75-virtual;90-real")
+    endif()
+  endif()
+  enable_language(CUDA)
+  # CMake 3.25 does not yet know nvcc's flag for C++20 (3.26 does).
+  if(NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+  endif()
+  set(CMAKE_CUDA_STANDARD 20)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+  find_package(CUDAToolkit REQUIRED)
+  message(STATUS "TileScope: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES}")
+endif()

@@ -1,0 +1,255 @@
+// Execution (b): the kernels as instrumented CUDA. The kernel bodies are the
+// same files as the plain build; here their names are the recording wrappers
+// of traced_types.hpp with a device recorder, which appends every load, store,
+// multiply-add and barrier of every thread to a buffer in GPU memory. The
+// host then sorts the buffer into each thread's program order, giving the
+// same trace the CPU executor records.
+#define TS_FN __device__ __forceinline__
+#include "exec/traced_types.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "api/kernels.hpp"
+#include "exec/backends.hpp"
+#include "exec/cuda_support.hpp"
+#include "exec/fault.hpp"
+
+namespace tilescope::instrumented {
+
+// One event as the GPU writes it: the block and the thread's own sequence
+// number travel with it, because threads append to the buffer in whatever
+// order the hardware runs them.
+struct DeviceEvent {
+    unsigned block;
+    unsigned seq;
+    Event event;
+};
+
+struct ThreadCursor {
+    unsigned seq;
+    unsigned phase;
+};
+
+struct DeviceFault {
+    int set;
+    unsigned block;
+    unsigned thread;
+    int array;
+    int index;
+    int size;
+    unsigned line;
+};
+
+struct DeviceTrace {
+    DeviceEvent* events;
+    unsigned long long capacity;
+    unsigned long long* count;
+    ThreadCursor* cursors;              // one per thread of the grid
+    const unsigned char* tracedBlocks;  // one flag per block
+    DeviceFault* fault;
+    int sharedFloats;                   // the dynamic shared memory of the launch
+};
+
+__constant__ DeviceTrace g_trace;
+__device__ float g_scratch;
+extern __shared__ float dynamicShared[];
+
+__device__ __forceinline__ unsigned linearBlock() {
+    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+__device__ __forceinline__ unsigned linearThread() {
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ __forceinline__ ThreadCursor& cursor() {
+    return g_trace.cursors[linearBlock() * (blockDim.x * blockDim.y * blockDim.z) + linearThread()];
+}
+
+struct DeviceRecorder {
+    static __device__ void record(Op op, std::uint8_t array, int index, float value, unsigned line) {
+        const unsigned block = linearBlock();
+        if (!g_trace.tracedBlocks[block]) return;
+        ThreadCursor& c = cursor();
+        unsigned long long slot = atomicAdd(g_trace.count, 1ULL);
+        if (slot < g_trace.capacity) {
+            g_trace.events[slot] = DeviceEvent{block, c.seq,
+                                               Event{index, value, static_cast<std::uint16_t>(linearThread()),
+                                                     static_cast<std::uint16_t>(line),
+                                                     static_cast<std::uint16_t>(c.phase), op, array}};
+        }
+        ++c.seq;
+    }
+    // __fadd_rn is never fused with the preceding multiply: the sum is rounded
+    // exactly as on the CPU, so traces of both executions agree bit for bit.
+    static __device__ float add(float sum, float term) { return __fadd_rn(sum, term); }
+    static __device__ float* sharedMemory(int floats, unsigned line) {
+        if (floats > g_trace.sharedFloats) fault(kArrayShared, floats, g_trace.sharedFloats, line);
+        return dynamicShared;
+    }
+    static __device__ void fault(std::uint8_t array, int index, int size, unsigned line) {
+        if (atomicCAS(&g_trace.fault->set, 0, 1) == 0) {
+            g_trace.fault->block = linearBlock();
+            g_trace.fault->thread = linearThread();
+            g_trace.fault->array = array;
+            g_trace.fault->index = index;
+            g_trace.fault->size = size;
+            g_trace.fault->line = line;
+        }
+    }
+    static __device__ float& scratch() { return g_scratch; }
+};
+
+__device__ void syncthreads(unsigned line) {
+    DeviceRecorder::record(Op::Barrier, kArrayNone, -1, 0.0f, line);
+    if (g_trace.tracedBlocks[linearBlock()]) ++cursor().phase;
+    (__syncthreads)();  // the parentheses call the real barrier, not this macro
+}
+
+template <class T>
+using Global = typename traced::GlobalOf<T, DeviceRecorder>::type;
+template <class T>
+using Restrict = traced::InputArray<DeviceRecorder>;
+template <class T>
+using ConstantArray = traced::ConstantArray<T, DeviceRecorder>;
+template <class T>
+using SharedArray = traced::SharedArray<DeviceRecorder>;
+template <class T>
+using SharedArray2D = traced::SharedArray2D<DeviceRecorder>;
+using Accumulator = traced::Accumulator<DeviceRecorder>;
+
+#define TS_KERNEL __global__
+#define __syncthreads() ::tilescope::instrumented::syncthreads(__LINE__)
+#include "conv/all_kernels.inc"
+#undef __syncthreads
+#undef TS_KERNEL
+
+namespace {
+Global<const float> globalIn(const float* p, int size, ArrayId id) { return {p, size, static_cast<std::uint8_t>(id)}; }
+Global<float> globalOut(float* p, int size) { return {p, size, kArrayOutput}; }
+Restrict<float> restrictIn(const float* p, int size) { return {p, size, kArrayMask}; }
+#include "exec/launch_table.inl"
+}  // namespace
+
+}  // namespace tilescope::instrumented
+
+namespace tilescope::cuda {
+
+namespace {
+
+// One instrumented launch with room for `capacity` events; returns how many
+// the threads wanted to write.
+Result<unsigned long long> launchOnce(const LaunchPlan& plan, const HostArrays& a,
+                                      const std::vector<unsigned char>& tracedBlocks, unsigned long long capacity,
+                                      std::vector<instrumented::DeviceEvent>& events) {
+    using namespace instrumented;
+    const std::size_t threads = static_cast<std::size_t>(plan.grid.count()) * plan.block.count();
+    DeviceBuffer<float> N, P, mask;
+    DeviceBuffer<DeviceEvent> deviceEvents;
+    DeviceBuffer<unsigned long long> count;
+    DeviceBuffer<ThreadCursor> cursors;
+    DeviceBuffer<unsigned char> traced;
+    DeviceBuffer<DeviceFault> fault;
+    TS_CUDA_TRY(N.allocate(a.nSize));
+    TS_CUDA_TRY(P.allocate(a.pSize));
+    TS_CUDA_TRY(mask.allocate(a.maskSize));
+    TS_CUDA_TRY(deviceEvents.allocate(capacity));
+    TS_CUDA_TRY(count.allocate(1));
+    TS_CUDA_TRY(cursors.allocate(threads));
+    TS_CUDA_TRY(traced.allocate(tracedBlocks.size()));
+    TS_CUDA_TRY(fault.allocate(1));
+    TS_CUDA_TRY(N.upload(a.N, a.nSize));
+    TS_CUDA_TRY(mask.upload(a.mask, a.maskSize));
+    TS_CUDA_TRY(traced.upload(tracedBlocks.data(), tracedBlocks.size()));
+    TS_CUDA_TRY(cudaMemset(P.get(), 0, a.pSize * sizeof(float)));
+    TS_CUDA_TRY(cudaMemset(count.get(), 0, sizeof(unsigned long long)));
+    TS_CUDA_TRY(cudaMemset(cursors.get(), 0, threads * sizeof(ThreadCursor)));
+    TS_CUDA_TRY(cudaMemset(fault.get(), 0, sizeof(DeviceFault)));
+
+    float m[MAX_MASK_WIDTH];
+    float f[MAX_MASK_WIDTH][MAX_MASK_WIDTH];
+    fillConstantMask(plan, a.mask, m, f);
+    TS_CUDA_TRY(cudaMemcpyToSymbol(M, m, sizeof(m)));
+    TS_CUDA_TRY(cudaMemcpyToSymbol(F_c, f, sizeof(f)));
+    DeviceTrace trace{deviceEvents.get(), capacity,     count.get(), cursors.get(), traced.get(), fault.get(),
+                      static_cast<int>(plan.sharedBytes / sizeof(float))};
+    TS_CUDA_TRY(cudaMemcpyToSymbol(g_trace, &trace, sizeof(trace)));
+
+    KernelArgs args{N.get(), a.nSize, mask.get(), a.maskSize, P.get(), a.pSize};
+    cudaError_t launched = launchKernel(plan, args, [&](auto kernel, auto... params) {
+        if (plan.sharedBytes > 48 * 1024) {
+            cudaError_t s = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(plan.sharedBytes));
+            if (s != cudaSuccess) return s;
+        }
+        dim3 grid(plan.grid.x, plan.grid.y, plan.grid.z);
+        dim3 block(plan.block.x, plan.block.y, plan.block.z);
+        kernel<<<grid, block, plan.sharedBytes>>>(params...);
+        return cudaGetLastError();
+    });
+    if (launched != cudaSuccess) return cudaFailure(launched, "instrumented kernel launch");
+    TS_CUDA_TRY(cudaDeviceSynchronize());
+
+    DeviceFault hostFault{};
+    TS_CUDA_TRY(fault.download(&hostFault, 1));
+    if (hostFault.set) {
+        Dim3 block{hostFault.block % plan.grid.x, (hostFault.block / plan.grid.x) % plan.grid.y, 1};
+        return Error{ExitCode::Internal,
+                     describeOutOfBounds(plan, block, hostFault.thread, static_cast<std::uint8_t>(hostFault.array),
+                                         hostFault.index, hostFault.size, hostFault.line)};
+    }
+    unsigned long long wanted = 0;
+    TS_CUDA_TRY(count.download(&wanted, 1));
+    if (wanted <= capacity) {
+        events.resize(wanted);
+        TS_CUDA_TRY(deviceEvents.download(events.data(), wanted));
+        TS_CUDA_TRY(P.download(a.P, a.pSize));
+    }
+    return wanted;
+}
+
+}  // namespace
+
+Result<TracedBlocks> executeInstrumented(const LaunchPlan& plan, const HostArrays& a, const TraceOptions& options) {
+    if (!gpuInfo().available) return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
+    const unsigned blockCount = plan.grid.count();
+    std::vector<unsigned char> traced(blockCount, options.blocks.empty() ? 1 : 0);
+    for (const Dim3& b : options.blocks) {
+        if (b.x < plan.grid.x && b.y < plan.grid.y && b.z < plan.grid.z)
+            traced[b.x + plan.grid.x * (b.y + plan.grid.y * b.z)] = 1;
+    }
+
+    // A first launch with a modest buffer learns how many events the launch
+    // makes; a second, sized exactly, runs only when the first was too small.
+    std::vector<instrumented::DeviceEvent> events;
+    unsigned long long capacity = std::min<unsigned long long>(options.eventBudget, 1ULL << 22);
+    auto wanted = launchOnce(plan, a, traced, capacity, events);
+    if (!wanted) return wanted.error();
+    if (*wanted > options.eventBudget) return badInput(traceBudgetMessage(options.eventBudget));
+    if (*wanted > capacity) {
+        wanted = launchOnce(plan, a, traced, *wanted, events);
+        if (!wanted) return wanted.error();
+    }
+
+    std::sort(events.begin(), events.end(), [](const instrumented::DeviceEvent& x, const instrumented::DeviceEvent& y) {
+        if (x.block != y.block) return x.block < y.block;
+        if (x.event.thread != y.event.thread) return x.event.thread < y.event.thread;
+        return x.seq < y.seq;
+    });
+    TracedBlocks blocks;
+    for (unsigned b = 0; b < blockCount; ++b) {
+        if (!traced[b]) continue;
+        blocks.push_back(BlockEvents{Dim3{b % plan.grid.x, (b / plan.grid.x) % plan.grid.y, b / (plan.grid.x * plan.grid.y)}, {}});
+    }
+    std::size_t next = 0;
+    for (const instrumented::DeviceEvent& e : events) {
+        Dim3 block{e.block % plan.grid.x, (e.block / plan.grid.x) % plan.grid.y, e.block / (plan.grid.x * plan.grid.y)};
+        while (next < blocks.size() && !(blocks[next].block == block)) ++next;
+        if (next == blocks.size()) break;
+        blocks[next].events.push_back(e.event);
+    }
+    return blocks;
+}
+
+}  // namespace tilescope::cuda

@@ -1,0 +1,83 @@
+// Host-side CUDA helpers shared by the plain and instrumented executions:
+// every runtime call is checked and turned into an Error (never exit()),
+// because the app must survive a failing GPU and say why.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+#include "core/result.hpp"
+
+namespace tilescope::cuda {
+
+inline Error cudaFailure(cudaError_t status, const char* what) {
+    return Error{ExitCode::BackendUnavailable, std::string(what) + ": " + cudaGetErrorString(status)};
+}
+
+// `TS_CUDA_TRY(call)` returns an Error from the enclosing function when the
+// call fails.
+#define TS_CUDA_TRY(call)                                                  \
+    do {                                                                   \
+        cudaError_t ts_status_ = (call);                                   \
+        if (ts_status_ != cudaSuccess) return cudaFailure(ts_status_, #call); \
+    } while (false)
+
+// A device allocation that frees itself.
+template <class T>
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+    ~DeviceBuffer() {
+        if (m_data) cudaFree(m_data);
+    }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+    cudaError_t allocate(std::size_t count) {
+        m_count = count;
+        return cudaMalloc(&m_data, (count ? count : 1) * sizeof(T));
+    }
+    cudaError_t upload(const T* host, std::size_t count) {
+        return count ? cudaMemcpy(m_data, host, count * sizeof(T), cudaMemcpyHostToDevice) : cudaSuccess;
+    }
+    cudaError_t download(T* host, std::size_t count) const {
+        return count ? cudaMemcpy(host, m_data, count * sizeof(T), cudaMemcpyDeviceToHost) : cudaSuccess;
+    }
+    T* get() const { return m_data; }
+    std::size_t size() const { return m_count; }
+
+private:
+    T* m_data = nullptr;
+    std::size_t m_count = 0;
+};
+
+// A pair of CUDA events around a piece of GPU work.
+class GpuTimer {
+public:
+    GpuTimer() {
+        cudaEventCreate(&m_start);
+        cudaEventCreate(&m_stop);
+    }
+    ~GpuTimer() {
+        cudaEventDestroy(m_start);
+        cudaEventDestroy(m_stop);
+    }
+    GpuTimer(const GpuTimer&) = delete;
+    GpuTimer& operator=(const GpuTimer&) = delete;
+    void start() { cudaEventRecord(m_start); }
+    void stop() { cudaEventRecord(m_stop); }
+    float millis() {
+        float ms = 0.0f;
+        cudaEventSynchronize(m_stop);
+        cudaEventElapsedTime(&ms, m_start, m_stop);
+        return ms;
+    }
+
+private:
+    cudaEvent_t m_start{};
+    cudaEvent_t m_stop{};
+};
+
+}  // namespace tilescope::cuda

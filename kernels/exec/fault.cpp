@@ -1,0 +1,33 @@
+#include "exec/fault.hpp"
+
+#include "api/kernels.hpp"
+
+namespace tilescope {
+
+namespace {
+std::string coords(Dim3 d, bool twoD) {
+    std::string s = "(" + std::to_string(d.x);
+    if (twoD) s += "," + std::to_string(d.y);
+    return s + ")";
+}
+}  // namespace
+
+std::string describeThread(const LaunchPlan& plan, Dim3 block, unsigned thread) {
+    const bool twoD = kernelInfo(plan.kernel).dims == 2;
+    Dim3 t{thread % plan.block.x, (thread / plan.block.x) % plan.block.y, 1};
+    return "thread " + coords(t, twoD) + " of block " + coords(block, twoD);
+}
+
+std::string describeOutOfBounds(const LaunchPlan& plan, Dim3 block, unsigned thread, std::uint8_t array, int index,
+                                int size, unsigned line) {
+    std::string name = array < kArrayCount ? std::string(kernelInfo(plan.kernel).arrayNames[array]) : "an array";
+    return describeThread(plan, block, thread) + ", line " + std::to_string(line) + ": " + name + "[" +
+           std::to_string(index) + "] is outside the array (" + std::to_string(size) + " elements)";
+}
+
+std::string traceBudgetMessage(std::size_t budget) {
+    return "the trace would exceed its budget of " + std::to_string(budget) +
+           " events; trace fewer blocks (--trace-blocks) or a smaller input";
+}
+
+}  // namespace tilescope
