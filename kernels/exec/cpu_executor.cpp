@@ -227,8 +227,13 @@ Result<TracedBlocks> runGrid(const LaunchPlan& plan, const std::function<void()>
         for (unsigned i = 0; i < workers; ++i) pool.emplace_back(work);
         for (auto& t : pool) t.join();
     }
-    if (firstError) return badInput(firstError->second);
+    if (firstError) {
+        // A trace over budget is the user's to fix; any other fault is a bug in a kernel.
+        const bool budget = firstError->second.rfind(traceBudgetMessage(options.eventBudget), 0) == 0;
+        return Error{budget ? ExitCode::BadInput : ExitCode::Internal, firstError->second};
+    }
     if (options.cancel && options.cancel->load()) return Error{ExitCode::BadInput, "cancelled"};
+
 
     TracedBlocks result;
     for (unsigned b = 0; b < blockCount; ++b) {
