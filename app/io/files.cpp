@@ -125,7 +125,9 @@ Status checkWritable(const fs::path& path, const Image& image) {
 
 Result<std::vector<unsigned char>> readFileBytes(const fs::path& path, std::size_t maxBytes) {
     try {
-        FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+        // O_NONBLOCK so that a FIFO given as input is refused below instead
+        // of blocking the open until a writer appears.
+        FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
         if (file.get() < 0) {
             const int error = errno;
             if (error == ENOENT) return fileError(path, "does not exist");

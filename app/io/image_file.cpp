@@ -87,6 +87,8 @@ Result<Image> readPnm(const fs::path& path, std::span<const unsigned char> bytes
     const bool plain = kind == '2' || kind == '3';
     const int channels = (kind == '3' || kind == '6') ? 3 : 1;
 
+    if (bytes.size() < 3 || !(isPnmSpace(bytes[2]) || bytes[2] == '#'))
+        return fileError(path, "is not a PGM/PPM file (its magic number is not followed by whitespace)");
     PnmCursor cursor(bytes, 2);
     const auto width = cursor.readNumber();
     const auto height = cursor.readNumber();
@@ -264,7 +266,8 @@ Status writeImageFile(const fs::path& path, const Image& image) {
             bytes.assign(header.begin(), header.end());
             bytes.insert(bytes.end(), pixels.begin(), pixels.end());
         } else {
-            return fileError(path, "unsupported image format " + quoteUntrusted(ext) + " (expected .png, .pgm or .ppm)");
+            return fileError(path,
+                             "unsupported image format " + quoteUntrusted(ext) + " (expected .png, .pgm or .ppm)");
         }
         return writeFileAtomic(path, bytes);
     } catch (const std::exception& e) {

@@ -141,31 +141,38 @@ Result<Mask> parseRows(const fs::path& path, const std::vector<Line>& lines, boo
     rows.reserve(lines.size());
     for (const Line& line : lines) rows.push_back(splitFields(line.text, commas));
 
-    std::size_t first = 0;
-    if (commas && rows.size() > 1 && rows[0].size() == 2) {
-        // "rows,cols" counts as a header only when the data after it agrees;
-        // a two-column mask whose first row happens to be integers stays data
-        // unless it matches too, which is the documented ambiguity.
-        std::size_t headerRows = 0, headerCols = 0;
-        bool isHeader = parseCount(rows[0][0], headerRows) && parseCount(rows[0][1], headerCols) &&
-                        headerRows == rows.size() - 1;
-        for (std::size_t i = 1; isHeader && i < rows.size(); ++i) isHeader = rows[i].size() == headerCols;
-        if (isHeader) first = 1;
+    // A first CSV line of two integers is the optional "rows,cols" header
+    // unless the whole file reads as a consistent two-column mask without it
+    // and does not match it: then it is the mask's first row.
+    std::size_t first = 0, headerRows = 0, headerCols = 0;
+    if (commas && rows.size() > 1 && rows[0].size() == 2 && parseCount(rows[0][0], headerRows) &&
+        parseCount(rows[0][1], headerCols)) {
+        bool matches = headerRows == rows.size() - 1, twoColumns = true;
+        for (std::size_t i = 1; i < rows.size(); ++i) {
+            matches = matches && rows[i].size() == headerCols;
+            twoColumns = twoColumns && rows[i].size() == 2;
+        }
+        if (matches || !twoColumns) first = 1;
     }
+    const std::string header = first ? "the header on line " + std::to_string(lines[0].number) + " says " : "";
 
-    const std::size_t width = rows[first].size();
+    const std::size_t width = first ? headerCols : rows[0].size();
     std::vector<float> values;
     for (std::size_t i = first; i < rows.size(); ++i) {
         if (rows[i].size() != width)
-            return lineError(path, lines[i], "has " + std::to_string(rows[i].size()) + " values, line " +
-                                                 std::to_string(lines[first].number) + " has " +
-                                                 std::to_string(width) + " (every row needs the same count)");
+            return lineError(path, lines[i],
+                             "has " + std::to_string(rows[i].size()) + " values, " +
+                                 (first ? header : "line " + std::to_string(lines[0].number) + " has ") +
+                                 std::to_string(width) + " (every row needs the same count)");
         for (std::string_view field : rows[i]) {
             auto value = parseValue(path, lines[i], field);
             if (!value) return value.error();
             values.push_back(*value);
         }
     }
+    if (first && rows.size() - 1 != headerRows)
+        return fileError(path, "holds " + std::to_string(rows.size() - 1) + " rows, " + header +
+                                   std::to_string(headerRows));
     return makeMask(path, width, rows.size() - first, std::move(values));
 }
 

@@ -13,9 +13,10 @@ namespace tilescope::io {
 //   .npy  readNpyMask: (n) -> a 1D mask, (H, W) -> a 2D mask.
 //   .raw  the GPU Teaching Kit layout: a first line "rows cols", then
 //         rows * cols whitespace-separated values, laid out freely over lines.
-//   .csv  one mask row per line, values separated by commas. An optional
-//         first line "rows,cols" is taken as a header when the lines after it
-//         are exactly rows lines of cols values; otherwise it is data.
+//   .csv  one mask row per line, values separated by commas. A first line
+//         of two integers is an optional "rows,cols" header, checked against
+//         the data, unless the file without it would be a two-column mask the
+//         header does not describe: then that line is the mask's first row.
 //   else  one mask row per line, values separated by whitespace.
 // In the text formats, blank lines and lines starting with '#' are ignored.
 // Every row must hold the same number of values, every value must be a
