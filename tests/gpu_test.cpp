@@ -79,6 +79,32 @@ TEST(GpuTrace, ChosenBlocksOnly) {
     }
 }
 
+TEST(GpuTrace, HardwareRecordsSmTimeAndWarpsOfEveryBlock) {
+    std::string reason;
+    if (!gpuAvailable(&reason)) GTEST_SKIP() << reason;
+    const Image in = randomImage(96, 80, 1, 3);
+    const Mask mask = randomMask(3, true, 4);
+    RunRequest r;
+    r.kernel = "conv2d_tiled_in";
+    r.input = &in;
+    r.mask = &mask;
+    r.block = 16;  // 256 threads: 8 warps
+    r.backend = Backend::Cuda;
+    r.trace = true;
+    r.traceBlocks = {Dim3{0, 0, 0}};  // timing covers every block, events only the one asked for
+    auto result = runKernel(r);
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    const Trace& t = *result->trace;
+    ASSERT_EQ(t.hardware.size(), result->plan.grid.count());
+    const int sms = currentLimits().smCount;
+    for (const BlockHardware& h : t.hardware) {
+        EXPECT_GT(h.startNs, 0u);
+        EXPECT_LE(h.startNs, h.endNs);
+        EXPECT_LT(static_cast<int>(h.sm), sms);
+        EXPECT_EQ(h.warpIds.size(), 8u);
+    }
+}
+
 TEST(GpuTrace, CudaUnavailableIsExitCode3) {
     if (gpuAvailable()) GTEST_SKIP() << "a GPU is present";
     const Image in = randomImage(8, 8, 1, 1);

@@ -61,7 +61,7 @@ Result<Image> generateInput(const std::string& size, int dims, unsigned seed) {
 
 Status load(const KernelOptions& o, Loaded& loaded) {
     const KernelInfo* kernel = findKernel(o.kernel);
-    if (!kernel) return badInput("unknown kernel '" + o.kernel + "' (`tilescope list` names the ten kernels)");
+    if (!kernel) return badInput("unknown kernel '" + o.kernel + "' (`tilescope list` names the kernels)");
     if (!o.input.empty()) {
         auto input = io::readInput(o.input);
         if (!input) return input.error();

@@ -161,6 +161,12 @@ Status writeFileAtomic(const fs::path& path, std::span<const unsigned char> byte
     try {
         if (!path.has_filename()) return fileError(path, "is not a file name");
         const fs::path directory = path.has_parent_path() ? path.parent_path() : fs::path(".");
+        // The rename below replaces whatever has the name: a FIFO, or (for
+        // root) /dev/null itself. Only a regular file may be replaced.
+        if (struct stat existing {}; ::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+            return fileError(path, S_ISDIR(existing.st_mode)
+                                       ? "cannot be written: it is a directory"
+                                       : "cannot be written: it is not a regular file (a device, FIFO or socket)");
 
         // O_EXCL with a name unique to this process and call, rather than
         // mkstemp, so that the file gets the user's umask instead of 0600.

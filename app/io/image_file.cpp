@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/files.hpp"
@@ -159,18 +160,37 @@ bool startsWith(std::span<const unsigned char> bytes, std::initializer_list<unsi
     return bytes.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), bytes.begin());
 }
 
+// stb's reason is untrusted text too: for an unknown PNG chunk it copies the
+// chunk's four type bytes from the file into the message (a newline among
+// them would split our one-line error), so control bytes become '?'.
 std::string stbReason() {
     const char* reason = stbi_failure_reason();
-    return reason ? reason : "unknown reason";
+    std::string text = reason ? reason : "unknown reason";
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+    return text;
 }
 
-Result<Image> readWithStb(const fs::path& path, std::span<const unsigned char> bytes) {
+Result<Image> readWithStb(const fs::path& path, std::span<const unsigned char> bytes, const char* format) {
     if (bytes.size() > static_cast<std::size_t>(INT_MAX)) return fileError(path, "is too large to decode");
     const auto length = static_cast<int>(bytes.size());
+    // A PNG's size is the first thing in it (IHDR, big-endian): checked here
+    // because stb refuses a PNG over 2^30 bytes decoded and then, having
+    // tried every other format, reports only "unknown image type".
+    if (std::string_view(format) == "PNG" && bytes.size() >= 24 && std::memcmp(bytes.data() + 12, "IHDR", 4) == 0) {
+        auto be32 = [&](std::size_t at) {
+            return std::size_t{bytes[at]} << 24 | std::size_t{bytes[at + 1]} << 16 | std::size_t{bytes[at + 2]} << 8 |
+                   bytes[at + 3];
+        };
+        const std::size_t dims[] = {be32(20), be32(16)};
+        if (auto shapeOk = checkShape(path, dims); !shapeOk) return shapeOk.error();
+    }
     int width = 0, height = 0, components = 0;
     // Only the header first, so that the size limits apply before stb allocates.
+    // When it fails, stb's reason is always "unknown image type" (the last
+    // format it tried): the format the file's signature named says more.
     if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &components))
-        return fileError(path, "cannot be decoded (" + stbReason() + ")");
+        return fileError(path, std::string("cannot be decoded: its ") + format + " header is damaged or unsupported");
     if (width <= 0 || height <= 0 || components < 1 || components > 4)
         return fileError(path, "has an invalid image header");
     const int channels = components <= 2 ? 1 : 3;  // asking stb for 1 or 3 drops any alpha
@@ -231,9 +251,9 @@ Result<Image> readImageFile(const fs::path& path) {
         if (bytes.size() >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '7') return readPnm(path, bytes);
         // Checked here rather than left to stb, which would also try TGA, a
         // format with no signature that some random files decode as.
-        if (startsWith(bytes, {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}) || startsWith(bytes, {0xff, 0xd8, 0xff}) ||
-            startsWith(bytes, {'B', 'M'}))
-            return readWithStb(path, bytes);
+        if (startsWith(bytes, {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'})) return readWithStb(path, bytes, "PNG");
+        if (startsWith(bytes, {0xff, 0xd8, 0xff})) return readWithStb(path, bytes, "JPEG");
+        if (startsWith(bytes, {'B', 'M'})) return readWithStb(path, bytes, "BMP");
         return fileError(path, "is not a PNG, JPEG, BMP, PGM or PPM file");
     } catch (const std::exception& e) {
         return fileError(path, std::string("cannot be read (") + e.what() + ")");

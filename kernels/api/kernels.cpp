@@ -35,6 +35,10 @@ constexpr KernelInfo kKernels[] = {
      "pitched multi-channel image, BLOCK_WIDTH = O_TILE_WIDTH + MASK_WIDTH - 1, mask through const __restrict__",
      "conv/conv2d_tiled_pitched.cuh", Space::Global, TileShape::BlockIsInputTile, true, true,
      {"N", "M", "P", "Ns"}},
+    {KernelId::Conv2dFast, "conv2d_fast", 2, "beyond ch. 7: for Hopper",
+     "4x4 outputs per thread, input rows slid through registers, float4 loads, radius a template parameter, "
+     "mask unrolled from __constant__ memory",
+     "conv/conv2d_fast.cuh", Space::Constant, TileShape::ThreadPatch, false, false, {"N", "F_c", "P", ""}},
 };
 
 }  // namespace

@@ -22,6 +22,7 @@ enum class KernelId : int {
     Conv2dTiledOut,
     Conv2dTiledCached,
     Conv2dTiledPitched,
+    Conv2dFast,  // not a book figure: chapter 7 taken to the GPU's limits (issue 5)
 };
 
 // How the kernel's block edge (--block N) relates to its tiles.
@@ -30,6 +31,7 @@ enum class TileShape {
     BlockIsTile, // block = tile; halo read from shared (1D tiled) or from the caches
     BlockIsInputTile,  // block = input tile; OUT = block - 2r; edge threads switched off
     BlockIsOutputTile, // block = output tile; IN = block + 2r loaded in passes
+    ThreadPatch,       // each thread computes kFastPatch x kFastPatch outputs; no shared memory
 };
 
 struct KernelInfo {

@@ -101,6 +101,13 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
             plan.inTile = edge + 2 * r;
             plan.outTile = edge;
             break;
+        case TileShape::ThreadPatch:
+            // Nothing is staged in shared memory: inTile is the footprint the
+            // block reads through the caches.
+            out = kFastPatch * edge;
+            plan.outTile = out;
+            plan.inTile = out + 2 * r;
+            break;
         }
         plan.grid = Dim3{ceilDiv(p.width, out), ceilDiv(p.height, out), 1};
     }

@@ -14,6 +14,10 @@ namespace tilescope {
 
 constexpr int kMaxRadius = 7;        // constant memory holds masks up to 15 x 15
 constexpr int kMaxWhatIfThreads = 65535;  // the trace stores a thread's index in 16 bits
+// conv2d_fast: each thread computes a kFastPatch x kFastPatch patch of outputs
+// (PATCH in conv/conv2d_fast.cuh), so a block of edge x edge threads covers an
+// output tile of kFastPatch * edge on each side.
+constexpr int kFastPatch = 4;
 
 // The limits the book talks about. The defaults are those every CUDA GPU of
 // the last decade meets (and what the CPU executor enforces unless --what-if).

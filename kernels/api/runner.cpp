@@ -86,9 +86,15 @@ Trace describeLaunch(const KernelInfo& k, const LaunchPlan& plan, Backend backen
 
 }  // namespace
 
+bool sameBlock(Dim3 a, Dim3 b, Dim3 grid) {
+    // Dim3 defaults z to 1 (right for sizes), while block indices of a 2D grid
+    // have z = 0: on a grid one block deep, z does not tell blocks apart.
+    return a.x == b.x && a.y == b.y && (grid.z == 1 || a.z == b.z);
+}
+
 Result<RunResult> runKernel(const RunRequest& req) {
     const KernelInfo* k = findKernel(req.kernel);
-    if (!k) return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the ten kernels)");
+    if (!k) return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the kernels)");
     if (!req.input || !req.mask) return Error{ExitCode::Internal, "runKernel: no input or mask"};
     const Image& input = *req.input;
     const Mask& mask = *req.mask;
@@ -147,7 +153,7 @@ Result<RunResult> runKernel(const RunRequest& req) {
             if (!req.traceBlocks.empty()) {
                 options.traceBlock = [&](Dim3 b) {
                     for (const Dim3& t : req.traceBlocks)
-                        if (t == b) return true;
+                        if (sameBlock(t, b, plan->grid)) return true;
                     return false;
                 };
             }
@@ -172,10 +178,11 @@ Result<RunResult> runKernel(const RunRequest& req) {
                 std::vector<float> tracedP(P.size(), 0.0f);
                 HostArrays tracedArrays = arrays;
                 tracedArrays.P = tracedP.data();
-                auto blocks = cuda::executeInstrumented(*plan, tracedArrays, {req.traceBlocks, req.eventBudget});
-                if (!blocks) return blocks.error();
+                auto run = cuda::executeInstrumented(*plan, tracedArrays, {req.traceBlocks, req.eventBudget});
+                if (!run) return run.error();
                 result.trace = describeLaunch(*k, *plan, Backend::Cuda, mask);
-                result.trace->blocks = std::move(*blocks);
+                result.trace->blocks = std::move(run->blocks);
+                result.trace->hardware = std::move(run->hardware);
             }
         }
 

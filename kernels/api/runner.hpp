@@ -47,6 +47,9 @@ struct RunResult {
 
 Result<RunResult> runKernel(const RunRequest& request);
 
+// Whether two block indices name the same block of `grid`.
+bool sameBlock(Dim3 a, Dim3 b, Dim3 grid);
+
 // The limits the plan is checked against: the GPU's when there is one.
 DeviceLimits currentLimits();
 // Whether the CUDA backend can run, and if not, why.

@@ -49,9 +49,56 @@ struct TraceOptions {
 // in milliseconds (CUDA events around the launch alone).
 Result<double> executePlain(const LaunchPlan& plan, const HostArrays& arrays);
 
+struct InstrumentedRun {
+    TracedBlocks blocks;
+    std::vector<BlockHardware> hardware;  // SM, start and end time, warp slots of every block
+};
+
 // The instrumented kernel: every thread records its events into a device buffer.
-Result<TracedBlocks> executeInstrumented(const LaunchPlan& plan, const HostArrays& arrays,
+Result<InstrumentedRun> executeInstrumented(const LaunchPlan& plan, const HostArrays& arrays,
                                             const TraceOptions& options);
+
+// [SECTION] The benchmark (`tilescope bench`, cuda_bench.cu): the plain
+// kernels timed with CUDA events on random data, with no host work between
+// launches. Without CUDA each entry point returns BackendUnavailable.
+
+struct BenchOptions {
+    int warmup = 3;           // launches before timing (module load, clocks, caches)
+    int minRepeats = 10;      // timed launches, each between its own pair of events
+    int maxRepeats = 100;
+    double millisPerCase = 300.0;  // repetitions are chosen to fill about this much GPU time
+    // Inputs and outputs rotate among buffers that together hold at least
+    // this many bytes, so a launch never finds its input in L2 left there by
+    // the previous one (0: four times the L2 cache).
+    std::size_t rotationBytes = 0;
+};
+
+struct BenchDevice {
+    std::string name;
+    int smCount = 0;
+    int ccMajor = 0, ccMinor = 0;
+    int clockKHz = 0;        // the SMs' maximum (boost) clock, as the driver reports it
+    int fp32LanesPerSm = 0;  // FP32 FMA units per SM (128 on Hopper)
+    std::size_t l2Bytes = 0;
+    // An FMA is 2 FLOPs; every lane of every SM issuing one per clock.
+    double peakGflops() const { return 2.0 * smCount * fp32LanesPerSm * (clockKHz * 1e-6); }
+};
+
+struct BenchTiming {
+    double medianMs = 0.0, minMs = 0.0, maxMs = 0.0;
+    int repeats = 0;
+    int buffers = 0;       // input/output pairs rotated
+    int checked = 0;       // sampled outputs compared with a double-precision reference
+    double maxError = 0.0; // largest |out - ref| / sum(|F| |N|) over them
+    bool correct = true;   // every sample within float32 rounding, none left unwritten
+};
+
+Result<BenchDevice> benchDevice();
+// A device-to-device cudaMemcpy of `bytes` (it reads and writes `bytes`
+// each), timed and rotated like the kernels.
+Result<BenchTiming> benchCopy(std::size_t bytes, const BenchOptions& options);
+// The plain kernel of `plan` (from planLaunch) on random input and mask.
+Result<BenchTiming> benchKernel(const LaunchPlan& plan, const BenchOptions& options);
 
 }  // namespace cuda
 }  // namespace tilescope

@@ -22,8 +22,16 @@ thread_local BlockState* t_block = nullptr;
 
 namespace {
 
+// AddressSanitizer's red zones make frames several times larger. GCC says it
+// is on with __SANITIZE_ADDRESS__, Clang 14 only through __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr std::size_t kStackBytes = 256 * 1024;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr std::size_t kStackBytes = 256 * 1024;
+#else
+constexpr std::size_t kStackBytes = 64 * 1024;
+#endif
 #else
 constexpr std::size_t kStackBytes = 64 * 1024;
 #endif

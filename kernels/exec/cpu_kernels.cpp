@@ -26,6 +26,7 @@ using SharedArray = traced::SharedArray<CpuRecorder>;
 template <class T>
 using SharedArray2D = traced::SharedArray2D<CpuRecorder>;
 using Accumulator = traced::Accumulator<CpuRecorder>;
+using traced::Float4;  // load4 and store4 are found through their array argument
 
 #define TS_KERNEL
 #define __constant__

@@ -28,10 +28,32 @@ struct DeviceEvent {
     Event event;
 };
 
+// Per thread: its place in its own program order, and what the hardware
+// says about where and when it ran.
 struct ThreadCursor {
     unsigned seq;
     unsigned phase;
+    unsigned sm;
+    unsigned warp;
+    unsigned long long firstNs;
+    unsigned long long lastNs;
 };
+
+__device__ __forceinline__ unsigned smId() {
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+__device__ __forceinline__ unsigned warpSlot() {
+    unsigned id;
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(id));
+    return id;
+}
+__device__ __forceinline__ unsigned long long globalTimer() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 struct DeviceFault {
     int set;
@@ -70,8 +92,15 @@ __device__ __forceinline__ ThreadCursor& cursor() {
 struct DeviceRecorder {
     static __device__ void record(Op op, std::uint8_t array, int index, float value, unsigned line) {
         const unsigned block = linearBlock();
-        if (!g_trace.tracedBlocks[block]) return;
         ThreadCursor& c = cursor();
+        const unsigned long long now = globalTimer();
+        if (c.firstNs == 0) {
+            c.firstNs = now;
+            c.sm = smId();
+            c.warp = warpSlot();
+        }
+        c.lastNs = now;
+        if (!g_trace.tracedBlocks[block]) return;
         unsigned long long slot = atomicAdd(g_trace.count, 1ULL);
         if (slot < g_trace.capacity) {
             g_trace.events[slot] = DeviceEvent{block, c.seq,
@@ -103,7 +132,7 @@ struct DeviceRecorder {
 
 __device__ void syncthreads(unsigned line) {
     DeviceRecorder::record(Op::Barrier, kArrayNone, -1, 0.0f, line);
-    if (g_trace.tracedBlocks[linearBlock()]) ++cursor().phase;
+    ++cursor().phase;
     (__syncthreads)();  // the parentheses call the real barrier, not this macro
 }
 
@@ -118,6 +147,7 @@ using SharedArray = traced::SharedArray<DeviceRecorder>;
 template <class T>
 using SharedArray2D = traced::SharedArray2D<DeviceRecorder>;
 using Accumulator = traced::Accumulator<DeviceRecorder>;
+using traced::Float4;  // load4 and store4 are found through their array argument
 
 #define TS_KERNEL __global__
 #define __syncthreads() ::tilescope::instrumented::syncthreads(__LINE__)
@@ -142,7 +172,8 @@ namespace {
 // the threads wanted to write.
 Result<unsigned long long> launchOnce(const LaunchPlan& plan, const HostArrays& a,
                                       const std::vector<unsigned char>& tracedBlocks, unsigned long long capacity,
-                                      std::vector<instrumented::DeviceEvent>& events) {
+                                      std::vector<instrumented::DeviceEvent>& events,
+                                      std::vector<instrumented::ThreadCursor>& threadCursors) {
     using namespace instrumented;
     const std::size_t threads = static_cast<std::size_t>(plan.grid.count()) * plan.block.count();
     DeviceBuffer<float> N, P, mask;
@@ -205,30 +236,57 @@ Result<unsigned long long> launchOnce(const LaunchPlan& plan, const HostArrays& 
         events.resize(wanted);
         TS_CUDA_TRY(deviceEvents.download(events.data(), wanted));
         TS_CUDA_TRY(P.download(a.P, a.pSize));
+        threadCursors.resize(threads);
+        TS_CUDA_TRY(cursors.download(threadCursors.data(), threads));
     }
     return wanted;
 }
 
+// Per block: the SM and warp slots its threads reported, and the span from
+// its earliest to its latest recorded event. Threads that recorded nothing
+// (a block with no work) leave firstNs at 0 and are left out.
+std::vector<BlockHardware> hardwareOf(const LaunchPlan& plan, const std::vector<instrumented::ThreadCursor>& cursors) {
+    const unsigned threads = plan.block.count();
+    const unsigned warps = (threads + 31) / 32;
+    std::vector<BlockHardware> blocks(plan.grid.count());
+    for (unsigned b = 0; b < blocks.size(); ++b) {
+        BlockHardware& h = blocks[b];
+        h.block = Dim3{b % plan.grid.x, (b / plan.grid.x) % plan.grid.y, b / (plan.grid.x * plan.grid.y)};
+        h.warpIds.assign(warps, 0);
+        for (unsigned t = 0; t < threads; ++t) {
+            const instrumented::ThreadCursor& c = cursors[static_cast<std::size_t>(b) * threads + t];
+            if (c.firstNs == 0) continue;
+            if (h.startNs == 0 || c.firstNs < h.startNs) h.startNs = c.firstNs;
+            if (c.lastNs > h.endNs) h.endNs = c.lastNs;
+            h.sm = c.sm;
+            if (t % 32 == 0) h.warpIds[t / 32] = c.warp;
+        }
+    }
+    return blocks;
+}
+
 }  // namespace
 
-Result<TracedBlocks> executeInstrumented(const LaunchPlan& plan, const HostArrays& a, const TraceOptions& options) {
+Result<InstrumentedRun> executeInstrumented(const LaunchPlan& plan, const HostArrays& a, const TraceOptions& options) {
     if (!gpuInfo().available) return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
     const unsigned blockCount = plan.grid.count();
     std::vector<unsigned char> traced(blockCount, options.blocks.empty() ? 1 : 0);
     for (const Dim3& b : options.blocks) {
-        if (b.x < plan.grid.x && b.y < plan.grid.y && b.z < plan.grid.z)
-            traced[b.x + plan.grid.x * (b.y + plan.grid.y * b.z)] = 1;
+        const unsigned z = plan.grid.z == 1 ? 0 : b.z;  // see sameBlock()
+        if (b.x < plan.grid.x && b.y < plan.grid.y && z < plan.grid.z)
+            traced[b.x + plan.grid.x * (b.y + plan.grid.y * z)] = 1;
     }
 
     // A first launch with a modest buffer learns how many events the launch
     // makes; a second, sized exactly, runs only when the first was too small.
     std::vector<instrumented::DeviceEvent> events;
+    std::vector<instrumented::ThreadCursor> cursors;
     unsigned long long capacity = std::min<unsigned long long>(options.eventBudget, 1ULL << 22);
-    auto wanted = launchOnce(plan, a, traced, capacity, events);
+    auto wanted = launchOnce(plan, a, traced, capacity, events, cursors);
     if (!wanted) return wanted.error();
     if (*wanted > options.eventBudget) return badInput(traceBudgetMessage(options.eventBudget));
     if (*wanted > capacity) {
-        wanted = launchOnce(plan, a, traced, *wanted, events);
+        wanted = launchOnce(plan, a, traced, *wanted, events, cursors);
         if (!wanted) return wanted.error();
     }
 
@@ -249,7 +307,7 @@ Result<TracedBlocks> executeInstrumented(const LaunchPlan& plan, const HostArray
         if (next == blocks.size()) break;
         blocks[next].events.push_back(e.event);
     }
-    return blocks;
+    return InstrumentedRun{std::move(blocks), hardwareOf(plan, cursors)};
 }
 
 }  // namespace tilescope::cuda

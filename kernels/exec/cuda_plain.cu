@@ -24,6 +24,30 @@ const float* restrictIn(const float* p, int) { return p; }  // becomes the kerne
 
 namespace tilescope::cuda {
 
+cudaError_t uploadPlainMask(const LaunchPlan& plan, const float* hostMask) {
+    float m[plain::MAX_MASK_WIDTH];
+    float f[plain::MAX_MASK_WIDTH][plain::MAX_MASK_WIDTH];
+    plain::fillConstantMask(plan, hostMask, m, f);
+    cudaError_t status = cudaMemcpyToSymbol(plain::M, m, sizeof(m));
+    if (status != cudaSuccess) return status;
+    return cudaMemcpyToSymbol(plain::F_c, f, sizeof(f));
+}
+
+cudaError_t launchPlain(const LaunchPlan& plan, const DeviceArrays& d) {
+    plain::KernelArgs args{d.N, d.nSize, d.mask, d.maskSize, d.P, d.pSize};
+    return plain::launchKernel(plan, args, [&](auto kernel, auto... params) {
+        if (plan.sharedBytes > 48 * 1024) {
+            cudaError_t s = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 static_cast<int>(plan.sharedBytes));
+            if (s != cudaSuccess) return s;
+        }
+        dim3 grid(plan.grid.x, plan.grid.y, plan.grid.z);
+        dim3 block(plan.block.x, plan.block.y, plan.block.z);
+        kernel<<<grid, block, plan.sharedBytes>>>(params...);
+        return cudaGetLastError();
+    });
+}
+
 Result<double> executePlain(const LaunchPlan& plan, const HostArrays& a) {
     if (!gpuInfo().available) return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
     DeviceBuffer<float> N, P, mask;
@@ -33,28 +57,14 @@ Result<double> executePlain(const LaunchPlan& plan, const HostArrays& a) {
     TS_CUDA_TRY(N.upload(a.N, a.nSize));
     TS_CUDA_TRY(mask.upload(a.mask, a.maskSize));
     TS_CUDA_TRY(cudaMemset(P.get(), 0, a.pSize * sizeof(float)));
+    TS_CUDA_TRY(uploadPlainMask(plan, a.mask));
 
-    float m[plain::MAX_MASK_WIDTH];
-    float f[plain::MAX_MASK_WIDTH][plain::MAX_MASK_WIDTH];
-    plain::fillConstantMask(plan, a.mask, m, f);
-    TS_CUDA_TRY(cudaMemcpyToSymbol(plain::M, m, sizeof(m)));
-    TS_CUDA_TRY(cudaMemcpyToSymbol(plain::F_c, f, sizeof(f)));
-
+    // The events go into the stream around the launch alone; setting a
+    // kernel's attribute before it is host work and adds nothing between them.
     GpuTimer timer;
-    plain::KernelArgs args{N.get(), a.nSize, mask.get(), a.maskSize, P.get(), a.pSize};
-    cudaError_t launched = plain::launchKernel(plan, args, [&](auto kernel, auto... params) {
-        if (plan.sharedBytes > 48 * 1024) {
-            cudaError_t s = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 static_cast<int>(plan.sharedBytes));
-            if (s != cudaSuccess) return s;
-        }
-        dim3 grid(plan.grid.x, plan.grid.y, plan.grid.z);
-        dim3 block(plan.block.x, plan.block.y, plan.block.z);
-        timer.start();
-        kernel<<<grid, block, plan.sharedBytes>>>(params...);
-        timer.stop();
-        return cudaGetLastError();
-    });
+    timer.start();
+    cudaError_t launched = launchPlain(plan, DeviceArrays{N.get(), a.nSize, mask.get(), a.maskSize, P.get(), a.pSize});
+    timer.stop();
     if (launched != cudaSuccess) return cudaFailure(launched, "kernel launch");
     TS_CUDA_TRY(cudaDeviceSynchronize());
     double millis = timer.millis();

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 
+#include "api/plan.hpp"
 #include "core/result.hpp"
 
 namespace tilescope::cuda {
@@ -79,5 +80,21 @@ private:
     cudaEvent_t m_start{};
     cudaEvent_t m_stop{};
 };
+
+// The arrays of one launch, already in GPU memory.
+struct DeviceArrays {
+    const float* N = nullptr;
+    int nSize = 0;
+    const float* mask = nullptr;  // for the kernels that take the mask by pointer
+    int maskSize = 0;
+    float* P = nullptr;
+    int pSize = 0;
+};
+
+// The plain kernels (cuda_plain.cu), for executePlain and the benchmark
+// (cuda_bench.cu): the mask into constant memory (M and F_c), and one launch
+// on the default stream, asynchronous, returning the launch's own error.
+cudaError_t uploadPlainMask(const LaunchPlan& plan, const float* hostMask);
+cudaError_t launchPlain(const LaunchPlan& plan, const DeviceArrays& arrays);
 
 }  // namespace tilescope::cuda

@@ -13,7 +13,17 @@ Result<double> executePlain(const LaunchPlan&, const HostArrays&) {
     return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
 }
 
-Result<TracedBlocks> executeInstrumented(const LaunchPlan&, const HostArrays&, const TraceOptions&) {
+Result<InstrumentedRun> executeInstrumented(const LaunchPlan&, const HostArrays&, const TraceOptions&) {
+    return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
+}
+
+Result<BenchDevice> benchDevice() { return Error{ExitCode::BackendUnavailable, gpuInfo().reason}; }
+
+Result<BenchTiming> benchCopy(std::size_t, const BenchOptions&) {
+    return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
+}
+
+Result<BenchTiming> benchKernel(const LaunchPlan&, const BenchOptions&) {
     return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
 }
 

@@ -5,7 +5,9 @@
 //
 // Two implementations behind one small class: Boost.Context (fast switches,
 // used when CMake finds it) and POSIX ucontext (in every glibc; each switch
-// costs a system call, and switches happen only at barriers).
+// costs a system call, and switches happen only at barriers). A build with
+// AddressSanitizer always takes ucontext, whose switches it announces to ASan
+// (fiber.cpp says why).
 #pragma once
 
 #include <cstddef>

@@ -17,6 +17,21 @@ struct KernelArgs {
     int pSize = 0;
 };
 
+// conv2d_fast takes its radius as a template parameter: pick the instantiation.
+template <bool ALIGNED, class Launch, class In, class Out>
+auto launchFast(Launch& launch, int r, In N, Out P, int width, int height) {
+    switch (r) {
+    case 0: return launch(conv2d_fast<0, ALIGNED>, N, P, width, height);
+    case 1: return launch(conv2d_fast<1, ALIGNED>, N, P, width, height);
+    case 2: return launch(conv2d_fast<2, ALIGNED>, N, P, width, height);
+    case 3: return launch(conv2d_fast<3, ALIGNED>, N, P, width, height);
+    case 4: return launch(conv2d_fast<4, ALIGNED>, N, P, width, height);
+    case 5: return launch(conv2d_fast<5, ALIGNED>, N, P, width, height);
+    case 6: return launch(conv2d_fast<6, ALIGNED>, N, P, width, height);
+    default: return launch(conv2d_fast<7, ALIGNED>, N, P, width, height);  // planLaunch refuses r > kMaxRadius
+    }
+}
+
 template <class Launch>
 auto launchKernel(const LaunchPlan& plan, const KernelArgs& a, Launch&& launch) {
     auto N = globalIn(a.N, a.nSize, kArrayInput);
@@ -44,6 +59,11 @@ auto launchKernel(const LaunchPlan& plan, const KernelArgs& a, Launch&& launch) 
     case KernelId::Conv2dTiledPitched:
         return launch(conv2d_tiled_pitched, P, N, plan.height, plan.width, plan.pitch, plan.channels, plan.maskWidth,
                       restrictIn(a.mask, a.maskSize));
+    case KernelId::Conv2dFast:
+        static_assert(PATCH == kFastPatch, "conv2d_fast's PATCH and the plan's kFastPatch must agree");
+        // Rows start 16-byte aligned only when the width is a multiple of 4.
+        return plan.width % 4 == 0 ? launchFast<true>(launch, r, N, P, plan.width, plan.height)
+                                   : launchFast<false>(launch, r, N, P, plan.width, plan.height);
     }
     return launch(conv1d_basic, N, globalIn(a.mask, a.maskSize, kArrayMask), P, plan.maskWidth, plan.width);
 }

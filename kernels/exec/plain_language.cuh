@@ -5,6 +5,8 @@
 #pragma once
 
 #define TS_KERNEL __global__
+// A helper function that kernels call (the traced builds define it for themselves).
+#define TS_FN __device__ __forceinline__
 
 namespace tilescope::plain {
 
@@ -45,4 +47,24 @@ private:
     int m_cols;
 };
 
+// Four neighbouring floats moved by one 16-byte instruction (LDG.E.128 and
+// STG.E.128 in the machine code) instead of four 4-byte ones: a quarter of the
+// memory instructions, and a warp asks for 512 contiguous bytes at once. `i`
+// must be a multiple of 4 so that the address is 16-byte aligned (cudaMalloc
+// returns 256-byte aligned memory). The traced builds record the same access
+// as four loads or stores of single elements (traced_types.hpp).
+using Float4 = float4;
+__device__ __forceinline__ Float4 load4(Global<const float> a, int i) {
+    return __ldg(reinterpret_cast<const float4*>(a + i));  // through the read-only data cache
+}
+__device__ __forceinline__ void store4(Global<float> a, int i, Float4 v) { *reinterpret_cast<float4*>(a + i) = v; }
+
 }  // namespace tilescope::plain
+
+// `TS_UNROLL for (...)`: unroll the loop completely. With every trip count a
+// compile-time constant, each index into a small array becomes a constant, so
+// the array lives in registers and each mask element F_c[i][j] becomes an
+// operand of the multiply-add instruction itself. The traced builds keep such
+// loops rolled (traced_types.hpp): unrolled, their recording code would grow
+// with every iteration.
+#define TS_UNROLL _Pragma("unroll")

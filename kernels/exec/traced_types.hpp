@@ -1,8 +1,9 @@
 // The types a kernel uses, in the two traced executions (instrumented CUDA and
 // the CPU executor). A kernel is written once against the names `Global<T>`,
 // `Restrict<T>`, `SharedArray<T>`, `SharedArray2D<T>`, `ConstantArray<T>` and
-// `Accumulator`; in the plain CUDA build those names are raw pointers, arrays
-// and float (see plain_language.cuh), here they are thin wrappers whose
+// `Accumulator`, and the vector accesses `load4`/`store4` with their `Float4`;
+// in the plain CUDA build those names are raw pointers, arrays, float and
+// float4 (see plain_language.cuh), here they are thin wrappers whose
 // operator[] records every load and store with the source line that made it.
 //
 // How a load knows its line without changing how the kernel reads: operator[]
@@ -234,4 +235,43 @@ struct ConstantArray<float[H][W], R> {
     TS_FN Row operator[](Index row) const { return Row{this, row.value, row.line}; }
 };
 
+// Four neighbouring elements in one access: `Float4 v = load4(N, i)` and
+// `store4(P, i, v)` are single 16-byte instructions in the plain build
+// (plain_language.cuh); here they are four loads or stores of elements i to
+// i+3, recorded in that order on the line of the call, each checked against
+// the array's bounds like any other access.
+struct Float4 {
+    float x, y, z, w;
+};
+
+template <class R>
+TS_FN Float4 load4(const InputArray<R>& a, Index i) {
+    Float4 v;
+    v.x = a[Index(i.value, i.line)];
+    v.y = a[Index(i.value + 1, i.line)];
+    v.z = a[Index(i.value + 2, i.line)];
+    v.w = a[Index(i.value + 3, i.line)];
+    return v;
+}
+
+template <class R>
+TS_FN void store4(const OutputArray<R>& a, Index i, Float4 v) {
+    a[Index(i.value, i.line)] = v.x;
+    a[Index(i.value + 1, i.line)] = v.y;
+    a[Index(i.value + 2, i.line)] = v.z;
+    a[Index(i.value + 3, i.line)] = v.w;
+}
+
 }  // namespace tilescope::traced
+
+// `TS_UNROLL for (...)` asks the plain build to unroll the loop completely
+// (plain_language.cuh). Here the loop stays a loop: every iteration records
+// events, and unrolled, that recording code would grow with every iteration
+// (nvcc would unroll short constant loops on its own, hence the explicit 1).
+#ifndef TS_UNROLL
+#if defined(__CUDACC__)
+#define TS_UNROLL _Pragma("unroll 1")
+#else
+#define TS_UNROLL
+#endif
+#endif

@@ -11,6 +11,7 @@
 #include "api/plan.hpp"
 #include "core/dim3.hpp"
 #include "trace/event.hpp"
+#include "trace/hardware.hpp"
 
 namespace tilescope {
 
@@ -22,6 +23,23 @@ struct ArrayInfo {
     int channels = 1;
     int pitch = 0;     // row stride in elements
     int size = 0;      // elements in all
+
+    // Where element `index` sits: column, row and channel (pixels are
+    // interleaved channel by channel inside a row of `pitch` elements).
+    struct Coords {
+        int x = 0, y = 0, channel = 0;
+        friend constexpr bool operator==(const Coords&, const Coords&) = default;
+    };
+    Coords coords(int index) const {
+        const int stride = pitch > 0 ? pitch : (width > 0 ? width * channels : 1);
+        const int c = channels > 0 ? channels : 1;
+        const int inRow = index % stride;
+        return Coords{inRow / c, index / stride, inRow % c};
+    }
+    int indexOf(int x, int y, int channel = 0) const {
+        const int stride = pitch > 0 ? pitch : width * channels;
+        return y * stride + x * (channels > 0 ? channels : 1) + channel;
+    }
 };
 
 struct BlockEvents {
@@ -38,12 +56,22 @@ struct Trace {
     LaunchPlan plan;
     std::array<ArrayInfo, kArrayCount> arrays;
     std::vector<BlockEvents> blocks;  // the traced blocks, in linear block order
+    std::vector<BlockHardware> hardware;  // every block, in linear block order (GPU runs only)
 
     std::size_t eventCount() const {
         std::size_t n = 0;
         for (const BlockEvents& b : blocks) n += b.events.size();
         return n;
     }
+
+    // 1 or 2: how coordinates of threads, blocks and cells are written.
+    int dims() const { return kernelInfo(plan.kernel).dims; }
+    // The memory an event touches (Register for multiply-adds and barriers).
+    Space space(const Event& e) const { return e.array < kArrayCount ? arrays[e.array].space : Space::Register; }
+    Dim3 threadCoords(unsigned linear) const {
+        return Dim3{linear % plan.block.x, (linear / plan.block.x) % plan.block.y, linear / (plan.block.x * plan.block.y)};
+    }
+    unsigned linearBlock(Dim3 b) const { return b.x + plan.grid.x * (b.y + plan.grid.y * b.z); }
 };
 
 }  // namespace tilescope

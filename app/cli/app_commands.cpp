@@ -1,0 +1,300 @@
+// The app's commands: `tilescope` with no command opens the app on the
+// built-in demo (or on the set-up saved last time); `tilescope screenshot`
+// draws the app in a given state into a PNG; `tilescope ui-bench` times its
+// frames. Screenshot and ui-bench take the `run` options (--kernel, --input,
+// --mask, --radius, --block, --backend, --what-if) plus the app's own choices
+// (--builtin, --preset, --input-size), so a slide can be made of any state.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "api/kernels.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "ui/app.hpp"
+#include "ui/setup_rules.hpp"
+
+namespace tilescope::cli {
+
+namespace {
+
+std::string keys(auto range) {
+    std::string text;
+    for (const auto& item : range) {
+        if (item.key == "file" || item.key == "custom")
+            continue;
+        if (!text.empty())
+            text += ", ";
+        text += std::string(item.key);
+    }
+    return text;
+}
+
+// [SECTION] The options that put the app in a state
+
+struct StateOptions {
+    KernelOptions run;      // --kernel, --input, --mask, --radius, --block, --backend, --what-if
+    std::string builtin;    // a built-in input instead of --input
+    std::string preset;     // a mask preset instead of --mask
+    std::string inputSize;  // N or WxH: the built-in input's size (or a file's, resized)
+    std::string select;     // X or X,Y
+    long long step = -1;
+    std::string compare;
+    bool lecture = false;
+    std::string windowSize = "1600x900";
+    std::string panels;  // setup,result,device,help
+};
+
+void addStateOptions(CLI::App& command, StateOptions& o) {
+    addKernelOptions(command, o.run, true);
+    // `run`'s --size generates a random input; here --size is the picture's
+    // size (as issue 4 specifies), and the input's size is --input-size.
+    command.remove_option(command.get_option("--size"));
+    command.remove_option(command.get_option("--seed"));
+    command.get_option("--kernel")->required(false)->description("kernel name (tilescope list); default: the demo's");
+    auto* builtin = command.add_option("--builtin", o.builtin,
+                                       "a built-in input: " + keys(ui::inputSources()) + " (default: the demo's)");
+    builtin->excludes(command.get_option("--input"));
+    auto* preset =
+        command.add_option("--preset", o.preset, "a mask preset: " + keys(ui::maskPresets()) + " (with --radius)");
+    preset->excludes(command.get_option("--mask"));
+    command.add_option("--input-size", o.inputSize,
+                       "size of the built-in input (or of --input, resized): N elements or WxH pixels");
+    command.add_option("--select", o.select, "the output element to select: X (1D) or X,Y");
+    command.add_option("--step", o.step, "the step of the trace to show")->check(CLI::NonNegativeNumber);
+    command.add_option("--compare", o.compare, "a second kernel to compare with, side by side");
+    command.add_flag("--lecture", o.lecture, "lecture-hall mode: large type, thick lines, high contrast");
+    command.add_option("--size", o.windowSize, "the window's size in pixels, WxH (default 1600x900)");
+    command.add_option("--panels", o.panels, "panels to show, comma-separated: setup,result,device,help");
+}
+
+Result<std::pair<int, int>> parsePair(const std::string& text, char separator, const char* what) {
+    int a = 0, b = 0;
+    char sep = 0, extra = 0;
+    const int fields = std::sscanf(text.c_str(), "%d%c%d%c", &a, &sep, &b, &extra);
+    if (fields == 1)
+        return std::pair{a, -1};
+    if (fields == 3 && (sep == separator || (separator == 'x' && sep == 'X')))
+        return std::pair{a, b};
+    return badInput(std::string(what) + " '" + text + "' is not N or N" + separator + "M");
+}
+
+Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
+    ui::AppOptions options;
+    options.mode = mode;
+    const ui::GpuStatus gpu = ui::queryGpu();
+    ui::SetupState s = ui::demoSetup(gpu);
+
+    const KernelInfo* kernel = findKernel(s.kernel);
+    if (!o.run.kernel.empty()) {
+        const KernelInfo* chosen = findKernel(o.run.kernel);
+        if (!chosen)
+            return badInput("unknown kernel '" + o.run.kernel + "' (`tilescope list` names the ten kernels)");
+        s.kernel = o.run.kernel;
+        ui::adaptToKernel(s, *kernel, *chosen);
+        kernel = chosen;
+    }
+    const int dims = kernel->dims;
+
+    if (!o.run.input.empty()) {
+        s.input.source = ui::InputSource::File;
+        s.input.path = o.run.input;  // read by the app: a bad file is shown in place, not fatal
+    }
+    if (!o.builtin.empty()) {
+        const ui::InputSourceInfo* source = ui::findInputSource(o.builtin);
+        if (!source || source->id == ui::InputSource::File)
+            return badInput("unknown --builtin '" + o.builtin + "' (one of " + keys(ui::inputSources()) + ")");
+        s.input.source = source->id;
+    }
+    if (!o.inputSize.empty()) {
+        auto size = parsePair(o.inputSize, 'x', "--input-size");
+        if (!size)
+            return size.error();
+        auto [w, h] = *size;
+        if (w <= 0 || (h != -1 && h <= 0))
+            return badInput("--input-size '" + o.inputSize + "' must be positive");
+        if (dims == 1 && h != -1)
+            return badInput("--input-size for a 1D kernel is one number (elements)");
+        s.input.length = w;
+        s.input.width = w;
+        s.input.height = h == -1 ? w : h;
+        if (s.input.source == ui::InputSource::File)
+            s.input.fitFile = true;
+    }
+
+    if (!o.preset.empty()) {
+        const ui::MaskPresetInfo* preset = ui::findMaskPreset(o.preset);
+        if (!preset || preset->id == ui::MaskPreset::Custom)
+            return badInput("unknown --preset '" + o.preset + "' (one of " + keys(ui::maskPresets()) + ")");
+        s.preset = preset->id;
+        if (preset->fixedRadius >= 0)
+            s.radius = preset->fixedRadius;
+    } else if (o.run.radius >= 0 && o.run.mask.empty()) {
+        s.preset = ui::MaskPreset::BoxBlur;  // as `run --radius` does: an averaging mask of that size
+    }
+    if (o.run.radius >= 0)
+        s.radius = o.run.radius;  // out of range: the set-up panel explains
+    options.maskFile = o.run.mask;
+
+    if (o.run.block < 0)
+        return badInput("--block " + std::to_string(o.run.block) + " is negative");
+    if (o.run.block > 0)
+        s.block = o.run.block;
+    s.whatIf = o.run.whatIf;
+    s.backend = o.run.backend == "cpu"    ? Backend::Cpu
+                : o.run.backend == "cuda" ? Backend::Cuda
+                                          : (gpu.available ? Backend::Cuda : Backend::Cpu);
+    options.setup = s;
+
+    if (!o.select.empty()) {
+        auto xy = parsePair(o.select, ',', "--select");
+        if (!xy)
+            return xy.error();
+        if (xy->first < 0 || xy->second < -1)
+            return badInput("--select '" + o.select + "' must not be negative");
+        options.view.selectedOutput = std::array<int, 2>{xy->first, std::max(xy->second, 0)};
+    }
+    if (o.step >= 0)
+        options.view.step = o.step;
+    if (!o.compare.empty()) {
+        const KernelInfo* other = findKernel(o.compare);
+        if (!other)
+            return badInput("unknown --compare kernel '" + o.compare + "'");
+        if (other->dims != dims)
+            return badInput("--compare " + o.compare + " is a " + std::to_string(other->dims) + "D kernel; compare " +
+                            "kernels of the same dimension as " + s.kernel);
+        options.view.compareKernel = o.compare;
+    }
+
+    auto window = parsePair(o.windowSize, 'x', "--size");
+    if (!window)
+        return window.error();
+    if (window->second == -1 || window->first < 320 || window->second < 240 || window->first > 8192 ||
+        window->second > 8192)
+        return badInput("--size '" + o.windowSize + "' must be WxH, from 320x240 to 8192x8192");
+    options.width = window->first;
+    options.height = window->second;
+    if (o.lecture)
+        options.lecture = true;
+
+    if (!o.panels.empty()) {
+        ui::PanelVisibility panels{false, false, false, false};
+        std::size_t start = 0;
+        while (start <= o.panels.size()) {
+            const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());
+            const std::string name = o.panels.substr(start, end - start);
+            if (name == "setup")
+                panels.setup = true;
+            else if (name == "result")
+                panels.result = true;
+            else if (name == "device")
+                panels.device = true;
+            else if (name == "help")
+                panels.help = true;
+            else
+                return badInput("unknown panel '" + name + "' in --panels (setup, result, device, help)");
+            start = end + 1;
+        }
+        options.panels = panels;
+    }
+    return options;
+}
+
+// The step-through views (issue 4, second half) will draw these; until then
+// they are parsed, checked and kept in the app's ViewState, and the user is told.
+void noteUnusedViewOptions(const ui::AppOptions& options) {
+    if (options.view.selectedOutput || options.view.step || !options.view.compareKernel.empty())
+        std::fprintf(stderr,
+                     "tilescope: note: --select, --step and --compare are kept in the app's state, but the "
+                     "step-through views that draw them are not built yet\n");
+}
+
+// [SECTION] The commands
+
+struct AppCommandState {
+    // tilescope [--lecture] [--config-dir DIR]
+    bool lecture = false;
+    std::string configDir;
+    int frames = 0;
+    // tilescope screenshot
+    StateOptions screenshot;
+    std::string out;
+    std::string layout;
+    // tilescope ui-bench
+    StateOptions bench;
+    int benchFrames = 300;
+    int recomputeEvery = 0;
+};
+
+int runApp(const AppCommandState& state) {
+    ui::AppOptions options;
+    options.mode = ui::AppMode::Interactive;
+    if (state.lecture)
+        options.lecture = true;
+    options.configDir = state.configDir;
+    options.frames = state.frames;
+    ui::App app(std::move(options));
+    return app.run();
+}
+
+int runScreenshot(const AppCommandState& state) {
+    auto options = toAppOptions(state.screenshot, ui::AppMode::Screenshot);
+    if (!options)
+        return fail(options.error());
+    options->screenshot = state.out;
+    options->layoutJson = state.layout;
+    noteUnusedViewOptions(*options);
+    ui::App app(std::move(*options));
+    return app.run();
+}
+
+int runBench(const AppCommandState& state) {
+    auto options = toAppOptions(state.bench, ui::AppMode::Bench);
+    if (!options)
+        return fail(options.error());
+    options->frames = state.benchFrames;
+    options->recomputeEvery = state.recomputeEvery;
+    ui::App app(std::move(*options));
+    return app.run();
+}
+
+}  // namespace
+
+Command addAppCommands(CLI::App& app, std::vector<Command>&) {
+    auto state = std::make_shared<AppCommandState>();
+
+    app.add_flag("--lecture", state->lecture, "open the app in lecture-hall mode (large type, high contrast)");
+    app.add_option("--config-dir", state->configDir,
+                   "where the app keeps settings.json and imgui.ini (default: $XDG_CONFIG_HOME/tilescope)");
+    app.add_option("--frames", state->frames, "close the app after this many frames (for tests)")
+        ->check(CLI::NonNegativeNumber)
+        ->group("");
+
+    auto* screenshot = app.add_subcommand(
+        "screenshot", "draw the app in a given state into a PNG (needs an X display: use xvfb-run without one)");
+    addStateOptions(*screenshot, state->screenshot);
+    screenshot->add_option("--out,-o", state->out, "the PNG to write")->required();
+    screenshot->add_option("--layout", state->layout,
+                           "also write where things were drawn, as JSON (for tests that check pixels)");
+
+    auto* bench = app.add_subcommand("ui-bench", "time the app's frames and print the median and the worst");
+    addStateOptions(*bench, state->bench);
+    bench->add_option("--frames", state->benchFrames, "frames to time (default 300)")->check(CLI::PositiveNumber);
+    bench
+        ->add_option("--recompute-every", state->recomputeEvery,
+                     "re-run the kernel every K frames, to time frames that take in new results")
+        ->check(CLI::NonNegativeNumber);
+
+    // One command that dispatches: this file's subcommands are not pushed
+    // into `commands`, because the command line runs commands.front() when no
+    // subcommand matched, and that must stay the app.
+    return Command{nullptr, [state, screenshot, bench] {
+                       if (*screenshot)
+                           return runScreenshot(*state);
+                       if (*bench)
+                           return runBench(*state);
+                       return runApp(*state);
+                   }};
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,327 @@
+// `tilescope bench`: times kernels on the GPU and prints, for each kernel,
+// size and mask, the median time, the effective bandwidth (8 bytes per pixel:
+// each input read once, each output written once), that bandwidth as a
+// percentage of a device-to-device cudaMemcpy of the same bytes measured in
+// the same run, GFLOP/s (2 per tap per output, ghost taps included) and that
+// as a percentage of the FP32 FMA peak (SMs x FP32 lanes x 2 x boost clock).
+// The table goes to stdout as Markdown, progress to stderr; --csv and
+// --markdown write files. The timing itself (events, warm-up, rotation, the
+// check against a double-precision reference) is kernels/exec/cuda_bench.cu;
+// this file has no CUDA in it, and without a GPU it says so and exits with 3.
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "api/kernels.hpp"
+#include "api/plan.hpp"
+#include "api/runner.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "exec/backends.hpp"
+#include "io/files.hpp"
+
+namespace tilescope::cli {
+
+namespace {
+
+struct BenchCli {
+    std::vector<std::string> kernels{"all"};
+    std::vector<std::string> sizes{"8192x8192", "67108864"};
+    std::vector<int> radii{1, 2, 4, 7};
+    std::vector<int> blocks{0};
+    cuda::BenchOptions timing;
+    std::string csv;
+    std::string markdown;
+};
+
+struct Size {
+    int width = 0, height = 1;
+    bool twoD = false;
+    std::string text;
+};
+
+struct Row {
+    const KernelInfo* kernel = nullptr;  // null: the copy
+    Size size;
+    LaunchPlan plan;
+    cuda::BenchTiming t;
+    double copyMs = 0.0;
+    double bytes = 0.0;
+    double flops = 0.0;
+};
+
+Result<Size> parseSize(const std::string& text) {
+    Size s;
+    s.text = text;
+    char x = 0, extra = 0;
+    long long w = 0, h = 0;
+    const int fields = std::sscanf(text.c_str(), "%lld%c%lld%c", &w, &x, &h, &extra);
+    if (fields == 1 && w > 0) {
+        s.width = static_cast<int>(w);
+    } else if (fields == 3 && (x == 'x' || x == 'X') && w > 0 && h > 0) {
+        s.width = static_cast<int>(w);
+        s.height = static_cast<int>(h);
+        s.twoD = true;
+    } else {
+        return badInput("--size '" + text + "' is not N (1D kernels) or WxH (2D kernels)");
+    }
+    if (w * h > (1LL << 30))
+        return badInput("--size '" + text + "' is over 2^30 elements");
+    return s;
+}
+
+Result<std::vector<const KernelInfo*>> chooseKernels(const std::vector<std::string>& names) {
+    std::vector<const KernelInfo*> chosen;
+    auto add = [&](const KernelInfo* k) {
+        for (const KernelInfo* c : chosen)
+            if (c == k)
+                return;
+        chosen.push_back(k);
+    };
+    for (const std::string& name : names) {
+        if (name == "all" || name == "1d" || name == "2d") {
+            for (const KernelInfo& k : allKernels())
+                if (name == "all" || (name == "1d") == (k.dims == 1))
+                    add(&k);
+        } else if (const KernelInfo* k = findKernel(name)) {
+            add(k);
+        } else {
+            return badInput("unknown kernel '" + name + "' (`tilescope list` names the kernels; or all, 1d, 2d)");
+        }
+    }
+    return chosen;
+}
+
+std::string fixed(double v, int digits) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", digits, v);
+    return text;
+}
+
+std::string maskText(const Row& r) {
+    if (!r.kernel)
+        return "-";
+    const int w = r.plan.maskWidth;
+    return r.kernel->dims == 1 ? std::to_string(w) : std::to_string(w) + "x" + std::to_string(w);
+}
+
+std::string blockText(const Row& r) {
+    if (!r.kernel)
+        return "-";
+    return r.kernel->dims == 1 ? std::to_string(r.plan.block.x)
+                               : std::to_string(r.plan.block.x) + "x" + std::to_string(r.plan.block.y);
+}
+
+struct Derived {
+    double gbps, percentCopy, gflops, percentPeak;
+};
+
+Derived derive(const Row& r, const cuda::BenchDevice& d) {
+    const double seconds = r.t.medianMs * 1e-3;
+    Derived v{};
+    v.gbps = r.bytes / seconds * 1e-9;
+    v.percentCopy = 100.0 * r.copyMs / r.t.medianMs;
+    v.gflops = r.flops / seconds * 1e-9;
+    v.percentPeak = 100.0 * v.gflops / d.peakGflops();
+    return v;
+}
+
+std::string markdownTable(const std::vector<Row>& rows, const cuda::BenchDevice& d) {
+    std::ostringstream md;
+    md << "| kernel | size | mask | block | time (ms) | GB/s | % of copy | GFLOP/s | % of FP32 peak | check |\n"
+       << "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    for (const Row& r : rows) {
+        const Derived v = derive(r, d);
+        md << "| " << (r.kernel ? "`" + std::string(r.kernel->name) + "`" : std::string("cudaMemcpy D2D")) << " | "
+           << r.size.text << " | " << maskText(r) << " | " << blockText(r) << " | " << fixed(r.t.medianMs, 3) << " | "
+           << fixed(v.gbps, 0) << " | " << fixed(v.percentCopy, 1) << " | " << (r.kernel ? fixed(v.gflops, 0) : "-")
+           << " | " << (r.kernel ? fixed(v.percentPeak, 1) : "-") << " | "
+           << (r.kernel ? (r.t.correct ? "ok" : "FAILED") : "-") << " |\n";
+    }
+    return md.str();
+}
+
+std::string csvTable(const std::vector<Row>& rows, const cuda::BenchDevice& d) {
+    std::ostringstream csv;
+    csv << "device,kernel,dims,width,height,mask_width,radius,block_x,block_y,grid_x,grid_y,median_ms,min_ms,max_ms,"
+           "repeats,buffers,bytes,gb_per_s,copy_ms,pct_copy,flops,gflop_per_s,peak_gflop_per_s,pct_fp32_peak,"
+           "checked,max_rel_error,correct\n";
+    for (const Row& r : rows) {
+        const Derived v = derive(r, d);
+        const bool k = r.kernel != nullptr;
+        char line[1024];
+        std::snprintf(
+            line, sizeof line,
+            "\"%s\",%s,%d,%d,%d,%d,%d,%u,%u,%u,%u,%.5f,%.5f,%.5f,%d,%d,%.0f,%.1f,%.5f,%.2f,%.0f,%.1f,%.1f,%.2f,"
+            "%d,%.3g,%d\n",
+            d.name.c_str(), k ? std::string(r.kernel->name).c_str() : "cudaMemcpy_d2d",
+            k ? r.kernel->dims : (r.size.twoD ? 2 : 1), r.size.width, r.size.height, k ? r.plan.maskWidth : 0,
+            k ? r.plan.radius : 0, k ? r.plan.block.x : 0, k ? r.plan.block.y : 0, k ? r.plan.grid.x : 0,
+            k ? r.plan.grid.y : 0, r.t.medianMs, r.t.minMs, r.t.maxMs, r.t.repeats, r.t.buffers, r.bytes, v.gbps,
+            r.copyMs, v.percentCopy, r.flops, k ? v.gflops : 0.0, d.peakGflops(), k ? v.percentPeak : 0.0, r.t.checked,
+            r.t.maxError, k ? (r.t.correct ? 1 : 0) : 1);
+        csv << line;
+    }
+    return csv.str();
+}
+
+Status writeText(const std::string& path, const std::string& text) {
+    const std::vector<unsigned char> bytes(text.begin(), text.end());
+    return io::writeFileAtomic(path, bytes);
+}
+
+int runBench(const BenchCli& o) {
+    auto kernels = chooseKernels(o.kernels);
+    if (!kernels)
+        return fail(kernels.error());
+    std::vector<Size> sizes;
+    for (const std::string& s : o.sizes) {
+        auto size = parseSize(s);
+        if (!size)
+            return fail(size.error());
+        sizes.push_back(*size);
+    }
+    for (int r : o.radii)
+        if (r < 0 || r > kMaxRadius)
+            return fail(badInput("--radius " + std::to_string(r) + " is outside 0.." + std::to_string(kMaxRadius)));
+    if (o.timing.minRepeats < 1 || o.timing.maxRepeats < 1 || o.timing.warmup < 0)
+        return fail(badInput("--repeat and --min-repeat must be at least 1, --warmup at least 0"));
+
+    std::string reason;
+    if (!gpuAvailable(&reason))
+        return fail(
+            Error{ExitCode::BackendUnavailable, "bench times kernels on a CUDA GPU, and there is none: " + reason});
+
+    // Every combination is planned before anything is timed, so that a bad
+    // one is reported at once.
+    const DeviceLimits limits = currentLimits();
+    std::vector<Row> cases;
+    for (const KernelInfo* k : *kernels) {
+        bool sized = false;
+        for (const Size& s : sizes) {
+            if (s.twoD != (k->dims == 2))
+                continue;
+            sized = true;
+            for (int r : o.radii)
+                for (int block : o.blocks) {
+                    const int w = 2 * r + 1;
+                    Problem p{s.width, s.height, 1, s.twoD ? 2 : 1, w, k->dims == 2 ? w : 1, block};
+                    auto plan = planLaunch(*k, p, limits, false);
+                    if (!plan)
+                        return fail(plan.error());
+                    Row row;
+                    row.kernel = k;
+                    row.size = s;
+                    row.plan = *plan;
+                    const double outputs = static_cast<double>(s.width) * s.height;
+                    row.bytes = 8.0 * outputs;
+                    row.flops = 2.0 * outputs * (k->dims == 2 ? w * w : w);
+                    cases.push_back(row);
+                }
+        }
+        if (!sized)
+            return fail(badInput(std::string(k->name) + " is a " + std::to_string(k->dims) +
+                                 "D kernel and no --size is " + (k->dims == 2 ? "WxH" : "N") + "; add one"));
+    }
+
+    auto device = cuda::benchDevice();
+    if (!device)
+        return fail(device.error());
+    std::fprintf(stderr, "tilescope bench: %s, %d SMs x %d FP32 lanes at %.0f MHz: FP32 FMA peak %.0f GFLOP/s\n",
+                 device->name.c_str(), device->smCount, device->fp32LanesPerSm, device->clockKHz / 1000.0,
+                 device->peakGflops());
+
+    // The copy, once per size: the same bytes a kernel moves (read N, write P).
+    std::vector<Row> rows;
+    std::map<std::string, double> copyMs;
+    for (const Size& s : sizes) {
+        if (copyMs.count(s.text))
+            continue;
+        const std::size_t bytes = static_cast<std::size_t>(s.width) * s.height * sizeof(float);
+        auto copy = cuda::benchCopy(bytes, o.timing);
+        if (!copy)
+            return fail(copy.error());
+        copyMs[s.text] = copy->medianMs;
+        Row row;
+        row.size = s;
+        row.t = *copy;
+        row.copyMs = copy->medianMs;
+        row.bytes = 2.0 * static_cast<double>(bytes);
+        rows.push_back(row);
+        std::fprintf(stderr, "tilescope bench: cudaMemcpy D2D %s: %.3f ms, %.0f GB/s\n", s.text.c_str(), copy->medianMs,
+                     row.bytes / (copy->medianMs * 1e-3) * 1e-9);
+    }
+
+    bool allCorrect = true;
+    for (Row& row : cases) {
+        auto t = cuda::benchKernel(row.plan, o.timing);
+        if (!t)
+            return fail(Error{t.error().code, std::string(row.kernel->name) + ": " + t.error().message});
+        row.t = *t;
+        row.copyMs = copyMs[row.size.text];
+        allCorrect = allCorrect && t->correct;
+        const Derived v = derive(row, *device);
+        std::fprintf(stderr,
+                     "tilescope bench: %-22s %s %5s block %-5s %9.3f ms %6.0f GB/s %5.1f%% of copy %7.0f GFLOP/s "
+                     "%5.1f%% of peak%s\n",
+                     std::string(row.kernel->name).c_str(), row.size.text.c_str(), maskText(row).c_str(),
+                     blockText(row).c_str(), t->medianMs, v.gbps, v.percentCopy, v.gflops, v.percentPeak,
+                     t->correct ? "" : "  WRONG RESULT");
+        rows.push_back(row);
+    }
+
+    const std::string table = markdownTable(rows, *device);
+    std::printf("%s", table.c_str());
+    std::fflush(stdout);
+    if (!o.markdown.empty()) {
+        char header[512];
+        std::snprintf(header, sizeof header,
+                      "Device: %s, %d SMs, compute capability %d.%d, boost clock %.0f MHz, FP32 FMA peak %.0f GFLOP/s "
+                      "(%d SMs x %d lanes x 2 FLOP x clock).\n\n",
+                      device->name.c_str(), device->smCount, device->ccMajor, device->ccMinor,
+                      device->clockKHz / 1000.0, device->peakGflops(), device->smCount, device->fp32LanesPerSm);
+        if (Status s = writeText(o.markdown, std::string(header) + table); !s)
+            return fail(s.error());
+    }
+    if (!o.csv.empty())
+        if (Status s = writeText(o.csv, csvTable(rows, *device)); !s)
+            return fail(s.error());
+    if (!allCorrect)
+        return fail(Error{ExitCode::Internal, "a kernel's output disagreed with the reference (marked FAILED above)"});
+    return 0;
+}
+
+}  // namespace
+
+Command addBenchCommand(CLI::App& app) {
+    auto options = std::make_shared<BenchCli>();
+    auto* c = app.add_subcommand("bench", "time kernels on the GPU: ms, GB/s, % of copy, GFLOP/s, % of FP32 peak");
+    c->add_option("--kernel,-k", options->kernels, "kernels to time, comma-separated: names, all, 1d or 2d")
+        ->delimiter(',')
+        ->capture_default_str();
+    c->add_option("--size", options->sizes,
+                  "sizes, comma-separated: WxH for 2D kernels, N for 1D kernels (each kernel runs on each size of "
+                  "its kind)")
+        ->delimiter(',')
+        ->capture_default_str();
+    c->add_option("--radius,-r", options->radii, "mask radii, comma-separated (mask width 2r+1)")
+        ->delimiter(',')
+        ->capture_default_str();
+    c->add_option("--block,-b", options->blocks, "block edges, comma-separated (0: each kernel's default)")
+        ->delimiter(',')
+        ->capture_default_str();
+    c->add_option("--warmup", options->timing.warmup, "untimed launches first")->capture_default_str();
+    c->add_option("--min-repeat", options->timing.minRepeats, "timed launches at least")->capture_default_str();
+    c->add_option("--repeat", options->timing.maxRepeats, "timed launches at most")->capture_default_str();
+    c->add_option("--millis", options->timing.millisPerCase, "GPU time to aim for per case, in ms")
+        ->capture_default_str();
+    c->add_option("--csv", options->csv, "also write the table as CSV here");
+    c->add_option("--markdown", options->markdown, "also write the table as Markdown here");
+    return Command{c, [options] { return runBench(*options); }};
+}
+
+}  // namespace tilescope::cli

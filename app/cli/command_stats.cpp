@@ -1,0 +1,138 @@
+// `tilescope stats`: runs a kernel with tracing on and prints, as JSON on
+// stdout, the memory traffic and arithmetic of the traced blocks and of
+// their sum, with the figures the book derives from them. Key names are
+// fixed (scripts and the tests read them):
+//   {"kernel", "backend", "backend_reason", "what_if", "what_if_reason",
+//    "grid", "block_dim", "plan": {...}, "traced_blocks", "grid_blocks",
+//    "totals": {counters, derived}, "interior_blocks", "interior_totals": {...} or null,
+//    "blocks": [{"block": [bx, by], "interior": bool, "cells": {...}, counters, derived}]}
+// counters: global_loads, global_load_bytes, input_loads, shared_loads,
+// shared_stores, constant_loads, global_stores, flops, barriers, ghost_refs,
+// threads, threads_computing; derived: flop_per_byte, flop_per_global_load,
+// global_loads_per_output, input_loads_per_output, basic_input_loads,
+// input_load_reduction (see kernels/trace/counters.hpp for what each counts).
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "trace/classify.hpp"
+#include "trace/counters.hpp"
+#include "trace/trace_select.hpp"
+
+namespace tilescope::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct StatsOptions {
+    KernelOptions kernel;
+    std::string traceBlocks = "all";
+    std::size_t eventBudget = 20'000'000;
+};
+
+void addCounters(Json& j, const Counters& c, const LaunchPlan& plan) {
+    j["global_loads"] = c.globalLoads;
+    j["global_load_bytes"] = c.globalLoadBytes;
+    j["input_loads"] = c.inputLoads;
+    j["shared_loads"] = c.sharedLoads;
+    j["shared_stores"] = c.sharedStores;
+    j["constant_loads"] = c.constantLoads;
+    j["global_stores"] = c.globalStores;
+    j["flops"] = c.flops;
+    j["barriers"] = c.barriers;
+    j["ghost_refs"] = c.ghostRefs;
+    j["threads"] = c.threads;
+    j["threads_computing"] = c.threadsComputing;
+    const DerivedFigures d = derive(c, plan);
+    j["flop_per_byte"] = d.flopPerByte;
+    j["flop_per_global_load"] = d.flopPerGlobalLoad;
+    j["global_loads_per_output"] = d.globalLoadsPerOutput;
+    j["input_loads_per_output"] = d.inputLoadsPerOutput;
+    j["basic_input_loads"] = d.basicInputLoads;
+    j["input_load_reduction"] = d.inputLoadReduction;
+}
+
+int runStats(const StatsOptions& o) {
+    Loaded loaded;
+    if (Status s = load(o.kernel, loaded); !s)
+        return fail(s.error());
+    auto plan = planRequest(loaded.request);
+    if (!plan)
+        return fail(plan.error());
+    auto blocks = parseTraceBlocks(o.traceBlocks, *plan);
+    if (!blocks)
+        return fail(blocks.error());
+    loaded.request.trace = true;
+    loaded.request.traceBlocks = *blocks;
+    loaded.request.eventBudget = o.eventBudget;
+    auto result = runKernel(loaded.request);
+    if (!result)
+        return fail(result.error());
+    if (!result->trace)
+        return fail(Error{ExitCode::Internal, "the run returned no trace"});
+    const Trace& trace = *result->trace;
+    const LaunchPlan& p = trace.plan;
+    const TraceCounts counts = countTrace(trace);
+
+    Json j;
+    j["kernel"] = trace.kernel;
+    j["backend"] = trace.backend;
+    j["backend_reason"] = result->backendReason;
+    j["what_if"] = p.whatIf;
+    j["what_if_reason"] = p.whatIfReason;
+    j["grid"] = {p.grid.x, p.grid.y};
+    j["block_dim"] = {p.block.x, p.block.y};
+    j["plan"] = {{"radius", p.radius},     {"mask_width", p.maskWidth}, {"in_tile", p.inTile},
+                 {"out_tile", p.outTile},  {"width", p.width},          {"height", p.height},
+                 {"channels", p.channels}, {"pitch", p.pitch},          {"shared_bytes", p.sharedBytes}};
+    j["traced_blocks"] = trace.blocks.size();
+    j["grid_blocks"] = p.grid.count();
+    Json totals = Json::object();
+    addCounters(totals, counts.totals, p);
+    j["totals"] = totals;
+    j["interior_blocks"] = counts.interiorBlocks;
+    if (counts.interiorBlocks > 0) {
+        Json interior = Json::object();
+        addCounters(interior, counts.interiorTotals, p);
+        j["interior_totals"] = interior;
+    } else {
+        j["interior_totals"] = nullptr;
+    }
+    Json list = Json::array();
+    for (std::size_t b = 0; b < trace.blocks.size(); ++b) {
+        const BlockGeometry g = blockGeometry(p, trace.blocks[b].block);
+        const CellCounts cells = g.counts();
+        Json block;
+        block["block"] = {trace.blocks[b].block.x, trace.blocks[b].block.y};
+        block["interior"] = g.interior;
+        block["cells"] = {
+            {"internal", cells.internal}, {"halo", cells.halo}, {"ghost", cells.ghost}, {"past_end", cells.pastEnd}};
+        addCounters(block, counts.blocks[b], p);
+        list.push_back(std::move(block));
+    }
+    j["blocks"] = std::move(list);
+    std::printf("%s\n", j.dump(2).c_str());
+    if (p.whatIf)
+        std::fprintf(stderr, "tilescope: what-if: %s\n", p.whatIfReason.c_str());
+    return 0;
+}
+
+}  // namespace
+
+Command addStatsCommand(CLI::App& app) {
+    auto options = std::make_shared<StatsOptions>();
+    CLI::App* c = app.add_subcommand(
+        "stats",
+        "count the loads, stores, FLOPs and barriers of a launch and print them as JSON, with the book's ratios");
+    addKernelOptions(*c, options->kernel, true);
+    c->add_option("--trace-blocks", options->traceBlocks,
+                  "blocks to count: all (default), interior, or a list such as \"0,0;1,0\" (2D) or \"0;3\" (1D)");
+    c->add_option("--event-budget", options->eventBudget, "stop with a message past this many recorded events")
+        ->capture_default_str();
+    return Command{c, [options] { return runStats(*options); }};
+}
+
+}  // namespace tilescope::cli

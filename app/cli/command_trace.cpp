@@ -1,0 +1,104 @@
+// `tilescope trace ... --out FILE`: runs a kernel with tracing on and writes
+// the trace (JSON for small traces, the compact binary form for large ones;
+// both documented in kernels/trace/trace_io.hpp). Prints a summary as JSON
+// on stdout, with fixed key names:
+//   {"kernel", "backend", "backend_reason", "what_if", "what_if_reason",
+//    "grid", "block_dim", "out", "format", "events", "bytes", "bytes_per_event",
+//    "traced_blocks", "blocks": [[bx, by], ...]}
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "trace/trace_io.hpp"
+#include "trace/trace_select.hpp"
+
+namespace tilescope::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct TraceOptions {
+    KernelOptions kernel;
+    std::string traceBlocks = "all";
+    std::size_t eventBudget = 20'000'000;
+    std::string out;
+    std::string format = "auto";
+};
+
+int runTrace(const TraceOptions& o) {
+    Loaded loaded;
+    if (Status s = load(o.kernel, loaded); !s)
+        return fail(s.error());
+    auto plan = planRequest(loaded.request);
+    if (!plan)
+        return fail(plan.error());
+    auto blocks = parseTraceBlocks(o.traceBlocks, *plan);
+    if (!blocks)
+        return fail(blocks.error());
+    loaded.request.trace = true;
+    loaded.request.traceBlocks = *blocks;
+    loaded.request.eventBudget = o.eventBudget;
+    auto result = runKernel(loaded.request);
+    if (!result)
+        return fail(result.error());
+    if (!result->trace)
+        return fail(Error{ExitCode::Internal, "the run returned no trace"});
+    const Trace& trace = *result->trace;
+
+    const TraceFormat requested = o.format == "json"     ? TraceFormat::Json
+                                  : o.format == "binary" ? TraceFormat::Binary
+                                                         : TraceFormat::Auto;
+    auto written = writeTrace(trace, o.out, requested);
+    if (!written)
+        return fail(written.error());
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(o.out, ec);
+    const std::size_t events = trace.eventCount();
+
+    const LaunchPlan& p = trace.plan;
+    Json j;
+    j["kernel"] = trace.kernel;
+    j["backend"] = trace.backend;
+    j["backend_reason"] = result->backendReason;
+    j["what_if"] = p.whatIf;
+    j["what_if_reason"] = p.whatIfReason;
+    j["grid"] = {p.grid.x, p.grid.y};
+    j["block_dim"] = {p.block.x, p.block.y};
+    j["out"] = o.out;
+    j["format"] = *written;
+    j["events"] = events;
+    j["bytes"] = ec ? 0 : bytes;
+    j["bytes_per_event"] = events > 0 && !ec ? static_cast<double>(bytes) / static_cast<double>(events) : 0.0;
+    j["traced_blocks"] = trace.blocks.size();
+    Json list = Json::array();
+    for (const BlockEvents& b : trace.blocks)
+        list.push_back({b.block.x, b.block.y});
+    j["blocks"] = std::move(list);
+    std::printf("%s\n", j.dump(2).c_str());
+    if (p.whatIf)
+        std::fprintf(stderr, "tilescope: what-if: %s\n", p.whatIfReason.c_str());
+    return 0;
+}
+
+}  // namespace
+
+Command addTraceCommand(CLI::App& app) {
+    auto options = std::make_shared<TraceOptions>();
+    CLI::App* c =
+        app.add_subcommand("trace", "record every load, store, multiply-add and barrier of a launch to a file");
+    addKernelOptions(*c, options->kernel, true);
+    c->add_option("--trace-blocks", options->traceBlocks,
+                  "blocks to record: all (default), interior, or a list such as \"0,0;1,0\" (2D) or \"0;3\" (1D)");
+    c->add_option("--event-budget", options->eventBudget, "stop with a message past this many recorded events")
+        ->capture_default_str();
+    c->add_option("--out,-o", options->out, "the trace file (.json, .tstrace, or any name)")->required();
+    c->add_option("--format", options->format, "auto (by the file name, else JSON up to 100000 events), json or binary")
+        ->check(CLI::IsMember({"auto", "json", "binary"}));
+    return Command{c, [options] { return runTrace(*options); }};
+}
+
+}  // namespace tilescope::cli

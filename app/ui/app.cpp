@@ -1,0 +1,576 @@
+// [SECTION] Index
+// - Start and stop: open(), close()
+// - The frame loop of each mode: run()
+// - One frame: frame(), theme, shortcuts, the set-up check, panels, render
+// - Actions panels ask for: lecture mode, files, masks
+// - Settings
+
+#include "ui/app.hpp"
+
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName: has the user moved a panel from its place?
+
+#include "gfx/gl.hpp"
+// After glad (GLFW_INCLUDE_NONE): the key codes of the shortcuts.
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "io/files.hpp"
+#include "io/mask_file.hpp"
+#include "ui/panel_device.hpp"
+#include "ui/panel_help.hpp"
+#include "ui/panel_legend.hpp"
+#include "ui/panel_result.hpp"
+#include "ui/panel_setup.hpp"
+#include "ui/settings.hpp"
+
+namespace tilescope::ui {
+
+namespace {
+
+constexpr Shortcut kShortcuts[] = {
+    {"F1  or  ?", "show or hide this help"},
+    {"Esc", "close this help; cancel the run in progress"},
+    {"Ctrl+L", "lecture-hall mode on or off"},
+    {"F5", "run again (reading the input file again)"},
+    {"Ctrl+O", "type the path of an input file"},
+    {"Ctrl+R", "put the panels back in their places"},
+    {"Ctrl+Q", "quit"},
+};
+
+// Frames a screenshot waits after the result is in, for windows to take
+// their size and place (ImGui lays out from the previous frame's sizes).
+constexpr int kSettleFrames = 6;
+constexpr double kScreenshotTimeoutSeconds = 120.0;
+
+double seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+App::App(AppOptions options) : m_options(std::move(options)) {}
+
+App::~App() {
+    close();
+}
+
+std::span<const Shortcut> App::shortcuts() const {
+    return kShortcuts;
+}
+
+// [SECTION] Start and stop
+
+Status App::open() {
+    m_gpu = queryGpu();
+
+    // Settings: the saved ones for the interactive app; a fixed start for
+    // screenshots and benchmarks, which must not depend on who ran the app before.
+    const bool persist = m_options.mode == AppMode::Interactive && m_options.persist;
+    if (persist)
+        m_configDir = m_options.configDir.empty() ? defaultConfigDirectory() : m_options.configDir;
+    m_settings.setup = demoSetup(m_gpu);
+    std::error_code error;
+    if (!m_configDir.empty() && std::filesystem::exists(m_configDir / "settings.json", error)) {
+        if (auto loaded = loadSettings(m_configDir / "settings.json")) {
+            m_settings = std::move(*loaded);
+            m_settings.panels.help = false;
+            if (m_settings.setup.backend == Backend::Cuda && !m_gpu.available)
+                m_settings.setup.backend = Backend::Cpu;
+        } else {
+            m_notice = "settings ignored: " + loaded.error().message;
+        }
+    }
+    if (m_options.setup)
+        m_settings.setup = *m_options.setup;
+    if (m_options.panels)
+        m_settings.panels = *m_options.panels;
+    if (m_options.lecture)
+        m_settings.lecture = *m_options.lecture;
+
+    gfx::WindowOptions windowOptions;
+    windowOptions.width = m_options.width;
+    windowOptions.height = m_options.height;
+    windowOptions.visible = m_options.mode != AppMode::Screenshot;
+    windowOptions.vsync = m_options.mode == AppMode::Interactive;
+    auto window = gfx::Window::open(windowOptions);
+    if (!window)
+        return window.error();
+    m_window = std::move(*window);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    if (!m_configDir.empty()) {
+        std::filesystem::create_directories(m_configDir, error);
+        m_iniPath = (m_configDir / "imgui.ini").string();
+        io.IniFilename = m_iniPath.c_str();
+    } else {
+        io.IniFilename = nullptr;
+    }
+    ImGui_ImplGlfw_InitForOpenGL(m_window->handle(), true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    // Now rather than in the first NewFrame, so that the font texture
+    // applyTheme() replaces is the only one ever made.
+    ImGui_ImplOpenGL3_CreateDeviceObjects();
+    m_imguiReady = true;
+
+    auto mapper = gfx::ColorMapper::create();
+    if (!mapper)
+        return mapper.error();
+    m_colorMapper = std::move(*mapper);
+    if (m_options.mode == AppMode::Screenshot)
+        m_capture = std::make_unique<gfx::Framebuffer>(m_window->framebufferWidth(), m_window->framebufferHeight());
+
+    m_runner = std::make_unique<Runner>();
+    m_runner->setOnPublish([] { gfx::Window::wake(); });
+    m_setupPanel = std::make_unique<SetupPanel>(*this);
+    m_resultPanel = std::make_unique<ResultPanel>(*this);
+    m_devicePanel = std::make_unique<DevicePanel>(*this);
+    m_legend = std::make_unique<LegendPanel>(*this);
+    m_help = std::make_unique<HelpPanel>(*this);
+    m_window->onDrop([this](const std::vector<std::string>& paths) {
+        if (!paths.empty())
+            openInputFile(paths.front());
+    });
+    m_probe.setEnabled(!m_options.layoutJson.empty());
+    if (!m_options.maskFile.empty())
+        loadMaskFile(m_options.maskFile);
+    m_savedSettingsJson = settingsToJson(m_settings);
+    return success();
+}
+
+void App::close() {
+    if (!m_window)
+        return;
+    saveSettingsIfChanged(true);
+    m_runner.reset();  // joins the worker before anything it could wake goes away
+    m_help.reset();
+    m_legend.reset();
+    m_devicePanel.reset();
+    m_resultPanel.reset();  // its textures, while the OpenGL context lives
+    m_setupPanel.reset();
+    m_capture.reset();
+    m_colorMapper.reset();
+    if (m_imguiReady) {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();  // writes imgui.ini
+        m_imguiReady = false;
+    }
+    m_window.reset();
+}
+
+// [SECTION] The frame loop of each mode
+
+int App::run() {
+    if (Status s = open(); !s) {
+        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+        close();
+        return static_cast<int>(s.error().code);
+    }
+
+    if (m_options.mode == AppMode::Screenshot) {
+        const double deadline = seconds() + kScreenshotTimeoutSeconds;
+        for (;;) {
+            m_window->pollEvents();
+            frame();
+            m_settledFrames = settled() ? m_settledFrames + 1 : 0;
+            if (m_settledFrames >= kSettleFrames)
+                return finishScreenshot();
+            if (seconds() > deadline) {
+                std::fprintf(stderr, "tilescope: the run did not finish in %.0f s; the picture shows it in progress\n",
+                             kScreenshotTimeoutSeconds);
+                return finishScreenshot();
+            }
+        }
+    }
+
+    if (m_options.mode == AppMode::Bench) {
+        // Warm up: fonts, the first result and its textures are start-up costs, not frame costs.
+        const double deadline = seconds() + kScreenshotTimeoutSeconds;
+        while (m_settledFrames < kSettleFrames && seconds() < deadline) {
+            m_window->pollEvents();
+            frame();
+            m_settledFrames = settled() ? m_settledFrames + 1 : 0;
+        }
+        const int frames = m_options.frames > 0 ? m_options.frames : 300;
+        std::vector<double> times;
+        times.reserve(static_cast<std::size_t>(frames));
+        int results = 0;
+        std::uint64_t lastOutcome = m_outcome ? m_outcome->id : 0;
+        for (int i = 0; i < frames; ++i) {
+            if (m_options.recomputeEvery > 0 && i % m_options.recomputeEvery == m_options.recomputeEvery - 1)
+                setup().whatIf = !setup().whatIf;  // any change re-runs; this one never makes the set-up invalid
+            const double start = seconds();
+            m_window->pollEvents();
+            frame();
+            glFinish();  // count the drawing, not just the submitting
+            times.push_back((seconds() - start) * 1000.0);
+            if (m_outcome && m_outcome->id != lastOutcome) {
+                ++results;
+                lastOutcome = m_outcome->id;
+            }
+        }
+        std::vector<double> sorted = times;
+        std::sort(sorted.begin(), sorted.end());
+        const auto worst = std::max_element(times.begin(), times.end());
+        std::printf("ui-bench: %d frames, %dx%d, lecture mode %s, %s\n", frames, m_window->framebufferWidth(),
+                    m_window->framebufferHeight(), lecture() ? "on" : "off", m_window->renderer().c_str());
+        std::printf("ui-bench: median %.2f ms, worst %.2f ms (frame %d)", sorted[sorted.size() / 2], *worst,
+                    static_cast<int>(worst - times.begin()));
+        if (m_options.recomputeEvery > 0)
+            std::printf(", %d new results shown", results);
+        std::printf("\n");
+        return 0;
+    }
+
+    // Interactive. Sleep when nothing moves: a laptop on battery should not
+    // draw 60 identical frames a second (the runner wakes the loop when a
+    // result arrives; any input does too).
+    while (!m_window->shouldClose()) {
+        const bool idle = m_quietFrames > 30 && !m_runner->progress().busy;
+        if (idle)
+            m_window->waitEvents(0.5);
+        else
+            m_window->pollEvents();
+        frame();
+        saveSettingsIfChanged(false);
+        if (m_options.frames > 0 && m_frame >= m_options.frames)
+            break;
+    }
+    return 0;
+}
+
+bool App::settled() const {
+    if (m_frame < 3 || m_runner->progress().busy)
+        return false;
+    return m_submittedId == 0 || outcomeIsCurrent();
+}
+
+int App::finishScreenshot() {
+    const gfx::Picture picture = m_capture->read();
+    if (Status s = gfx::writePng(m_options.screenshot, picture); !s) {
+        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+        return static_cast<int>(s.error().code);
+    }
+    if (!m_options.layoutJson.empty()) {
+        const float scale = static_cast<float>(m_window->framebufferWidth()) / ImGui::GetIO().DisplaySize.x;
+        const std::string json = m_probe.toJson(picture.width, picture.height, scale);
+        if (Status s = io::writeFileAtomic(m_options.layoutJson,
+                                           std::span(reinterpret_cast<const unsigned char*>(json.data()), json.size()));
+            !s) {
+            std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+            return static_cast<int>(s.error().code);
+        }
+    }
+    std::fprintf(stderr, "tilescope: wrote %s (%dx%d)\n", m_options.screenshot.string().c_str(), picture.width,
+                 picture.height);
+    return 0;
+}
+
+// [SECTION] One frame
+
+void App::frame() {
+    applyThemeIfNeeded();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    m_probe.beginFrame();
+    m_legend->beginFrame();
+
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool input = io.MouseDelta.x != 0 || io.MouseDelta.y != 0 || io.MouseWheel != 0 || ImGui::IsAnyMouseDown() ||
+                       !io.InputQueueCharacters.empty() || ImGui::IsAnyItemActive();
+    m_quietFrames = input ? 0 : m_quietFrames + 1;
+    for (bool down : io.KeysDown)
+        if (down)
+            m_quietFrames = 0;
+
+    handleShortcuts();
+    drawMenuBar();
+    updateCheckAndSubmit();
+    drawPanels();
+    render();
+    ++m_frame;
+}
+
+void App::applyThemeIfNeeded() {
+    int windowWidth = 0, windowHeight = 0;
+    glfwGetWindowSize(m_window->handle(), &windowWidth, &windowHeight);
+    const float scale = windowWidth > 0 ? static_cast<float>(m_window->framebufferWidth()) / windowWidth : 1.0f;
+    const float pixels = fontPixelsFor(m_settings.lecture, static_cast<float>(windowHeight), m_window->contentScale());
+    if (m_theme.ui && pixels == m_theme.fontPixels && m_settings.lecture == m_themeLecture &&
+        std::max(scale, 1.0f) == m_theme.rasterScale)
+        return;
+    applyTheme(m_theme, m_settings.lecture, pixels, scale);
+    m_themeLecture = m_settings.lecture;
+    if (!m_theme.crispFonts)
+        m_notice = m_theme.fontProblem;
+}
+
+void App::handleShortcuts() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+        if (m_settings.panels.help)
+            m_settings.panels.help = false;
+        else if (m_runner->progress().busy)
+            m_runner->cancel();
+    }
+    if (io.WantTextInput)
+        return;  // letters typed into a field are not shortcuts
+    bool question = false;
+    for (ImWchar c : io.InputQueueCharacters)
+        question |= c == '?';
+    if (ImGui::IsKeyPressed(GLFW_KEY_F1, false) || question)
+        m_settings.panels.help = !m_settings.panels.help;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F5, false))
+        rerun();
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_L, false))
+        setLecture(!m_settings.lecture);
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) {
+        m_focusPath = true;
+        m_settings.panels.setup = true;
+    }
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false))
+        resetLayout();
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false))
+        m_window->requestClose();
+}
+
+void App::updateCheckAndSubmit() {
+    m_outcome = m_runner->latest();
+    const SetupState& setup = m_settings.setup;
+    const KernelInfo* kernel = findKernel(setup.kernel);
+    const int dims = kernel ? kernel->dims : 2;
+    m_check = checkSetup(setup, m_runner->knownShape(setup.input, dims), m_gpu);
+    // A file that cannot be read is known only once the runner tried.
+    if (m_outcome && m_outcome->inputError && m_outcome->job.input == setup.input && m_outcome->job.dims == dims)
+        m_check.inputProblem = m_outcome->inputError->message;
+
+    if (m_submitted && *m_submitted == setup && !m_forceRun)
+        return;
+    m_submitted = setup;
+    m_forceRun = false;
+    if (!m_check.runnable()) {
+        m_submittedId = 0;  // nothing to run: the panels show why
+        m_runner->drop();
+        return;
+    }
+    RunJob job;
+    job.kernel = setup.kernel;
+    job.dims = dims;
+    job.input = setup.input;
+    job.mask = *m_check.mask;
+    job.block = setup.block;
+    job.backend = setup.backend;
+    job.whatIf = setup.whatIf;
+    m_submittedId = m_runner->submit(std::move(job));
+}
+
+void App::drawMenuBar() {
+    if (!ImGui::BeginMainMenuBar())
+        return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Open input file...", "Ctrl+O")) {
+            m_focusPath = true;
+            m_settings.panels.setup = true;
+        }
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q"))
+            m_window->requestClose();
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        ImGui::MenuItem("Set-up", nullptr, &m_settings.panels.setup);
+        ImGui::MenuItem("Result", nullptr, &m_settings.panels.result);
+        ImGui::MenuItem("Device", nullptr, &m_settings.panels.device);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Lecture-hall mode", "Ctrl+L", m_settings.lecture))
+            setLecture(!m_settings.lecture);
+        if (ImGui::MenuItem("Reset layout", "Ctrl+R"))
+            resetLayout();
+        ImGui::Separator();
+        ImGui::MenuItem("Keyboard shortcuts", "F1", &m_settings.panels.help);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Run")) {
+        if (ImGui::MenuItem("Run again", "F5"))
+            rerun();
+        if (ImGui::MenuItem("Cancel", "Esc", false, m_runner->progress().busy))
+            m_runner->cancel();
+        ImGui::EndMenu();
+    }
+    if (!m_notice.empty()) {
+        ImGui::Spacing();
+        ImGui::TextColored(m_theme.palette.warning, "%s", m_notice.c_str());
+    }
+    ImGui::EndMainMenuBar();
+}
+
+App::Rect App::layoutSlot(Slot slot) const {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    // Below the menu bar, above the legend (its height from the last frame,
+    // or an estimate on the first).
+    const float top = viewport->Pos.y + ImGui::GetFrameHeight();
+    const float legend = m_legend->height() > 0.0f
+                             ? m_legend->height()
+                             : ImGui::GetTextLineHeightWithSpacing() * 1.5f + ImGui::GetStyle().WindowPadding.y * 2.0f;
+    const float height = std::max(100.0f, viewport->Pos.y + viewport->Size.y - legend - top);
+    const float width = viewport->Size.x;
+    const float left = std::clamp(width * 0.32f, std::min(m_theme.fontPixels * 22.0f, width * 0.5f), width * 0.45f);
+    const float resultHeight = std::round(height * 0.70f);
+    switch (slot) {
+        case Slot::Left:
+            return {viewport->Pos.x, top, left, height};
+        case Slot::RightTop:
+            return {viewport->Pos.x + left, top, width - left, resultHeight};
+        case Slot::RightBottom:
+            return {viewport->Pos.x + left, top + resultHeight, width - left, height - resultHeight};
+        case Slot::Count:
+            break;
+    }
+    return {};
+}
+
+void App::placeNextWindow(Slot slot, const char* windowName) {
+    const Rect target = layoutSlot(slot);
+    std::optional<Rect>& assigned = m_assigned[static_cast<int>(slot)];
+    const ImGuiWindow* window = ImGui::FindWindowByName(windowName);
+    bool place = m_layoutReset || !window;
+    if (window && assigned) {
+        // Still where the layout put it: it follows the layout.
+        const Rect now{window->Pos.x, window->Pos.y, window->SizeFull.x, window->SizeFull.y};
+        place |= now == *assigned && !(target == *assigned);
+    }
+    if (!place)
+        return;
+    // FirstUseEver for a window imgui.ini does not know yet (and for a reset,
+    // Always): a place the user chose in an earlier run is kept.
+    const ImGuiCond condition = window ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    ImGui::SetNextWindowPos({target.x, target.y}, condition);
+    ImGui::SetNextWindowSize({target.w, target.h}, condition);
+    assigned = target;
+}
+
+void App::drawPanels() {
+    PanelVisibility& panels = m_settings.panels;
+    if (panels.setup) {
+        placeNextWindow(Slot::Left, "Set-up###setup");
+        m_setupPanel->draw(&panels.setup);
+    }
+    if (panels.result) {
+        placeNextWindow(Slot::RightTop, "Result###result");
+        m_resultPanel->draw(&panels.result);
+    }
+    if (panels.device) {
+        placeNextWindow(Slot::RightBottom, "Device###device");
+        m_devicePanel->draw(&panels.device);
+    }
+    m_legend->draw();
+    if (panels.help)
+        m_help->draw(&panels.help);
+    m_layoutReset = false;
+}
+
+void App::render() {
+    ImGui::Render();
+    const int width = m_window->framebufferWidth(), height = m_window->framebufferHeight();
+    if (m_capture)
+        m_capture->bind();
+    else
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, width, height);
+    const float grey = m_settings.lecture ? 0.82f : 0.08f;
+    glClearColor(grey, grey, grey, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (!m_capture)
+        m_window->swapBuffers();
+}
+
+// [SECTION] Actions panels ask for
+
+void App::setLecture(bool on) {
+    if (on == m_settings.lecture)
+        return;
+    m_settings.lecture = on;
+    // Everything changes size with the fonts: put the panels back in their places.
+    m_layoutReset = true;
+}
+
+void App::openInputFile(const std::string& path) {
+    InputSpec& input = m_settings.setup.input;
+    input.source = InputSource::File;
+    input.path = path;
+    m_settings.panels.setup = true;
+    m_runner->forgetInputs();  // the file may have changed since it was last read
+    m_forceRun = true;
+}
+
+bool App::takeFocusPathRequest() {
+    return std::exchange(m_focusPath, false);
+}
+
+Status App::loadMaskFile(const std::string& path) {
+    auto fail = [this](const Error& e) -> Status {
+        m_maskFileProblem = e.message;
+        return e;
+    };
+    auto mask = io::readMask(path);
+    if (!mask)
+        return fail(mask.error());
+    const KernelInfo* kernel = findKernel(m_settings.setup.kernel);
+    const int dims = kernel ? kernel->dims : 2;
+    const std::string shape = std::to_string(mask->height) + "x" + std::to_string(mask->width);
+    if (dims == 1 && !mask->is1D())
+        return fail(badInput(path + ": a " + shape + " mask, but a 1D kernel needs a mask of one row"));
+    if (dims == 2 && mask->width != mask->height)
+        return fail(badInput(path + ": a " + shape + " mask, but the 2D kernels need a square mask"));
+    if (mask->width % 2 == 0)
+        return fail(badInput(path + ": mask width " + std::to_string(mask->width) +
+                             " is even; the kernels centre the mask on the output element, so it must be odd (2r+1)"));
+    if (mask->width / 2 > kMaxRadius)
+        return fail(badInput(path + ": radius " + std::to_string(mask->width / 2) + " is over the maximum " +
+                             std::to_string(kMaxRadius) + " (constant memory holds masks up to 15x15)"));
+    SetupState& setup = m_settings.setup;
+    setup.preset = MaskPreset::Custom;
+    setup.radius = mask->width / 2;
+    setup.customValues = mask->values;
+    m_maskFileProblem.clear();
+    return success();
+}
+
+// [SECTION] Settings
+
+void App::saveSettingsIfChanged(bool force) {
+    if (m_configDir.empty()) return;
+    // The last write first: its error, if any, is worth a notice.
+    if (m_saving.valid()) {
+        if (!force && m_saving.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+        if (Status s = m_saving.get(); !s) m_notice = "settings not saved: " + s.error().message;
+    }
+    const double now = seconds();
+    if (!force && now - m_lastSettingsCheck < 1.0) return;
+    m_lastSettingsCheck = now;
+    const std::string json = settingsToJson(m_settings);
+    if (json == m_savedSettingsJson && !force) return;
+    m_savedSettingsJson = json;
+    const std::filesystem::path file = m_configDir / "settings.json";
+    if (force) {
+        if (Status s = saveSettings(file, m_settings); !s)
+            std::fprintf(stderr, "tilescope: settings not saved: %s\n", s.error().message.c_str());
+        return;
+    }
+    m_saving = std::async(std::launch::async, [file, settings = m_settings] { return saveSettings(file, settings); });
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,173 @@
+// The App: owns the window, the runner, the settings and the panels, and
+// decides each frame which panels are shown and where (the Tracy and ImHex
+// model: one object that composes small panels; each panel draws itself).
+//
+// One frame:  events -> theme changes (fonts are rebuilt between frames) ->
+//             check the set-up, submit a run when it changed -> menu bar,
+//             shortcuts -> panels -> legend -> help overlay -> render.
+//
+// The same loop serves three modes: the interactive app, `tilescope
+// screenshot` (draws off-screen until the result is in and the layout has
+// settled, then writes a PNG) and `tilescope ui-bench` (times frames).
+//
+// To add a panel (the step-through views): a class in panel_<name>.hpp/.cpp
+// with draw(); a flag in PanelVisibility (app_state.hpp); a place in
+// App::layoutSlot(); a line in App::drawPanels() and in the View menu.
+#pragma once
+
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "gfx/framebuffer.hpp"
+#include "gfx/texture.hpp"
+#include "gfx/window.hpp"
+#include "ui/app_state.hpp"
+#include "ui/layout_probe.hpp"
+#include "ui/runner.hpp"
+#include "ui/setup_rules.hpp"
+#include "ui/theme.hpp"
+
+namespace tilescope::ui {
+
+class SetupPanel;
+class ResultPanel;
+class DevicePanel;
+class LegendPanel;
+class HelpPanel;
+
+enum class AppMode { Interactive, Screenshot, Bench };
+
+struct AppOptions {
+    AppMode mode = AppMode::Interactive;
+    int width = 1600;  // window size in screen units
+    int height = 900;
+    std::optional<bool> lecture;      // --lecture; otherwise the settings file's choice
+    std::filesystem::path configDir;  // settings.json and imgui.ini; empty: the XDG folder
+    bool persist = true;              // read and write the settings (the interactive app only)
+    std::optional<SetupState> setup;  // start from this set-up instead of the saved one or the demo
+    std::string maskFile;             // --mask FILE: start with this mask as the custom grid
+    std::optional<PanelVisibility> panels;
+    ViewState view;                    // --select, --step, --compare (for the step-through views)
+    int frames = 0;                    // interactive: close after this many frames (0: never); bench: frames timed
+    std::filesystem::path screenshot;  // screenshot: the PNG to write
+    std::filesystem::path layoutJson;  // screenshot: where things were drawn (for tests)
+    int recomputeEvery = 0;            // bench: change the set-up every this many frames (0: never)
+};
+
+struct Shortcut {
+    const char* keys;    // "Ctrl+L"
+    const char* action;  // "lecture-hall mode on or off"
+};
+
+class App {
+public:
+    explicit App(AppOptions options);
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    // Opens the window and runs until it closes (or the screenshot or the
+    // benchmark is done). Returns the process exit code.
+    int run();
+
+    // [SECTION] What panels use
+    const Theme& theme() const { return m_theme; }
+    SetupState& setup() { return m_settings.setup; }
+    ViewState& view() { return m_options.view; }
+    PanelVisibility& panels() { return m_settings.panels; }
+    const SetupCheck& check() const { return m_check; }
+    const GpuStatus& gpu() const { return m_gpu; }
+    Runner& runner() { return *m_runner; }
+    gfx::ColorMapper& colorMapper() { return *m_colorMapper; }
+    LegendPanel& legend() { return *m_legend; }
+    LayoutProbe& probe() { return m_probe; }
+    // The latest published outcome, and whether it belongs to the set-up as it is now.
+    const std::shared_ptr<const RunOutcome>& outcome() const { return m_outcome; }
+    bool outcomeIsCurrent() const { return m_outcome && m_outcome->id == m_submittedId; }
+
+    bool lecture() const { return m_settings.lecture; }
+    void setLecture(bool on);
+    void resetLayout() { m_layoutReset = true; }
+    void rerun() { m_forceRun = true; }
+    // A file to use as the input (from a path field or dropped on the window).
+    void openInputFile(const std::string& path);
+    // Reads a mask file into the custom grid; what went wrong stays in
+    // maskFileProblem() (the set-up panel shows it) until the next load.
+    Status loadMaskFile(const std::string& path);
+    const std::string& maskFileProblem() const { return m_maskFileProblem; }
+    // Set by Ctrl+O; the set-up panel focuses its path field and clears it.
+    bool takeFocusPathRequest();
+    // A problem with the settings or fonts, for the status line.
+    const std::string& notice() const { return m_notice; }
+    std::span<const Shortcut> shortcuts() const;
+
+private:
+    struct Rect {
+        float x = 0, y = 0, w = 0, h = 0;
+        bool operator==(const Rect&) const = default;
+    };
+    // The default places of the panels. A panel stays in its place (and
+    // follows it when the window, the fonts or the legend change size) until
+    // the user moves or resizes it; imgui.ini then remembers where.
+    enum class Slot { Left, RightTop, RightBottom, Count };
+
+    Status open();
+    void close();
+    void frame();
+    void applyThemeIfNeeded();
+    void handleShortcuts();
+    void updateCheckAndSubmit();
+    void drawMenuBar();
+    void drawPanels();
+    void placeNextWindow(Slot slot, const char* windowName);
+    Rect layoutSlot(Slot slot) const;
+    void render();
+    bool settled() const;
+    void saveSettingsIfChanged(bool force);
+    int finishScreenshot();
+
+    AppOptions m_options;
+    Settings m_settings;
+    std::filesystem::path m_configDir;  // empty: nothing persists
+    std::string m_iniPath;              // ImGui keeps the pointer: it must live as long as the context
+    std::string m_savedSettingsJson;
+    std::future<Status> m_saving;  // settings are written off the UI thread (the write waits for the disk)
+    double m_lastSettingsCheck = 0.0;
+    std::string m_notice;
+    std::string m_maskFileProblem;
+
+    std::unique_ptr<gfx::Window> m_window;  // first: destroyed last, with the OpenGL context
+    std::unique_ptr<gfx::ColorMapper> m_colorMapper;
+    std::unique_ptr<gfx::Framebuffer> m_capture;  // screenshots draw here
+    std::unique_ptr<Runner> m_runner;
+    bool m_imguiReady = false;
+
+    Theme m_theme;
+    bool m_themeLecture = false;
+    GpuStatus m_gpu;
+    SetupCheck m_check;
+    std::optional<SetupState> m_submitted;  // the set-up of the last submission (or refusal)
+    std::uint64_t m_submittedId = 0;        // 0: nothing submitted for it (it cannot run)
+    std::shared_ptr<const RunOutcome> m_outcome;
+    bool m_forceRun = false;
+    bool m_layoutReset = false;
+    std::optional<Rect> m_assigned[static_cast<int>(Slot::Count)];  // where each slot's panel was last put
+    bool m_focusPath = false;
+    LayoutProbe m_probe;
+
+    std::unique_ptr<SetupPanel> m_setupPanel;
+    std::unique_ptr<ResultPanel> m_resultPanel;
+    std::unique_ptr<DevicePanel> m_devicePanel;
+    std::unique_ptr<LegendPanel> m_legend;
+    std::unique_ptr<HelpPanel> m_help;
+
+    long long m_frame = 0;
+    int m_quietFrames = 0;    // frames since the last input (the interactive app sleeps when idle)
+    int m_settledFrames = 0;  // frames since the result arrived (screenshots wait for layout)
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,55 @@
+// What the app shows, as plain data: the set-up (what to run), the view (what
+// is selected and where the step-through stands), and which panels are open.
+// Panels edit this state; the App notices changes and asks the runner for a
+// new result. The settings file stores it between runs (settings.hpp).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/runner.hpp"
+#include "ui/inputs.hpp"
+#include "ui/masks.hpp"
+
+namespace tilescope::ui {
+
+// Everything the result depends on. Any change to it starts a new run.
+struct SetupState {
+    std::string kernel = "conv2d_tiled_in";
+    MaskPreset preset = MaskPreset::Figure7_4;
+    int radius = 2;                   // for presets of any size and for Custom
+    std::vector<float> customValues;  // Custom: (2r+1) or (2r+1)^2 values, row-major
+    int block = 16;                   // blockDim.x (and .y for 2D kernels)
+    bool whatIf = false;              // let the CPU executor run past the GPU's limits
+    Backend backend = Backend::Cpu;   // Cpu or Cuda (the app chooses explicitly)
+    InputSpec input;
+    bool operator==(const SetupState&) const = default;
+};
+
+// Where the step-through views stand. Parsed from the command line
+// (screenshot --select/--step/--compare) and kept here; the trace-driven
+// views (grid, threads, shared memory, source, counts, compare) will draw
+// from it and change it.
+struct ViewState {
+    std::optional<std::array<int, 2>> selectedOutput;  // P element (x, y); y = 0 for 1D
+    std::optional<long long> step;                     // position in the trace
+    std::string compareKernel;                         // empty: no compare mode
+};
+
+struct PanelVisibility {
+    bool setup = true;
+    bool result = true;
+    bool device = true;
+    bool help = false;  // the keyboard shortcut overlay
+};
+
+// What persists between runs (besides ImGui's own imgui.ini for window places).
+struct Settings {
+    bool lecture = false;
+    PanelVisibility panels;
+    SetupState setup;
+};
+
+}  // namespace tilescope::ui

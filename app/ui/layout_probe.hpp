@@ -1,0 +1,38 @@
+// Where things were drawn, for tests. When enabled (`tilescope screenshot
+// --layout FILE.json`), panels record named rectangles as they draw them:
+// the result images, the legend's colour bars, the message boxes. A test reads
+// the file and checks the screenshot's pixels at those places, so it asserts
+// what the user sees without hard-coding a layout that may change.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace tilescope::ui {
+
+class LayoutProbe {
+public:
+    void setEnabled(bool enabled) { m_enabled = enabled; }
+    bool enabled() const { return m_enabled; }
+    void beginFrame() { m_items.clear(); }
+
+    // `text`: what the rectangle says, for message boxes.
+    void record(std::string name, ImVec2 min, ImVec2 max, std::string text = {});
+
+    // {"framebuffer": [w, h], "scale": s, "items": [{"name", "rect": [x0, y0, x1, y1], "text"}, ...]}
+    // in framebuffer pixels.
+    std::string toJson(int framebufferWidth, int framebufferHeight, float scale) const;
+
+private:
+    struct Item {
+        std::string name;
+        ImVec2 min, max;
+        std::string text;
+    };
+    bool m_enabled = false;
+    std::vector<Item> m_items;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,112 @@
+#include "ui/panel_legend.hpp"
+
+#include <imgui_internal.h>  // BringWindowToDisplayFront: the legend stays above moved panels
+
+#include <cstdint>
+
+#include "ui/app.hpp"
+#include "ui/image_view.hpp"
+
+namespace tilescope::ui {
+
+void LegendPanel::beginFrame() {
+    m_bars.clear();
+    m_swatches.clear();
+}
+
+void LegendPanel::addColourBar(std::string label, gfx::ColorMap map, float low, float high) {
+    m_bars.push_back({std::move(label), map, low, high});
+}
+
+void LegendPanel::addSwatch(ImU32 colour, std::string label) {
+    m_swatches.push_back({colour, std::move(label)});
+}
+
+void LegendPanel::drawBar(const Bar& bar, int index) {
+    const Theme& theme = m_app.theme();
+    const float barWidth = theme.fontPixels * 9.0f;
+    const float barHeight = ImGui::GetTextLineHeight();
+
+    ImGui::TextUnformatted(bar.label.c_str());
+    ImGui::SameLine();
+    const std::string low = shortValue(bar.low), high = shortValue(bar.high);
+    ImGui::TextUnformatted(low.c_str());
+    ImGui::SameLine();
+    const GLuint texture = m_app.colorMapper().colormapTexture(bar.map).id();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {barWidth, barHeight});
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRect({at.x - 1, at.y - 1}, {at.x + barWidth + 1, at.y + barHeight + 1}, theme.palette.frame, 0.0f, 0,
+                  theme.lineWidth);
+    if (bar.map == gfx::ColorMap::Diverging) {
+        // Zero sits in the middle of a diverging bar: mark it.
+        const float mid = at.x + barWidth * 0.5f;
+        draw->AddLine({mid, at.y - 3}, {mid, at.y + barHeight + 3}, theme.palette.frame, theme.lineWidth);
+    }
+    m_app.probe().record("legend.bar." + std::to_string(index), at, {at.x + barWidth, at.y + barHeight}, bar.label);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(high.c_str());
+    if (bar.map == gfx::ColorMap::Diverging) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(white = 0)");
+    }
+}
+
+void LegendPanel::draw() {
+    const Theme& theme = m_app.theme();
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos({viewport->WorkPos.x, viewport->WorkPos.y + viewport->WorkSize.y}, ImGuiCond_Always,
+                            {0.0f, 1.0f});
+    ImGui::SetNextWindowSizeConstraints({viewport->WorkSize.x, 0.0f}, {viewport->WorkSize.x, viewport->WorkSize.y});
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_AlwaysAutoResize;
+    if (ImGui::Begin("Legend###legend", nullptr, flags)) {
+        ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+        ImGui::PushFont(theme.heading);
+        ImGui::TextUnformatted("Legend");
+        ImGui::PopFont();
+        const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+        const float gap = theme.fontPixels * 1.5f;
+
+        // Items flow left to right and wrap when the next one would not fit.
+        auto place = [&](float width) {
+            ImGui::SameLine(0.0f, gap);
+            if (ImGui::GetCursorScreenPos().x + width > right)
+                ImGui::NewLine();
+        };
+        int index = 0;
+        for (const Bar& bar : m_bars) {
+            const float width = ImGui::CalcTextSize(bar.label.c_str()).x + theme.fontPixels * 18.0f;
+            place(width);
+            ImGui::BeginGroup();
+            drawBar(bar, index++);
+            ImGui::EndGroup();
+        }
+        for (const Swatch& s : m_swatches) {
+            const float box = ImGui::GetTextLineHeight();
+            place(box + ImGui::CalcTextSize(s.label.c_str()).x + theme.fontPixels);
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            ImDrawList* draw = ImGui::GetWindowDrawList();
+            draw->AddRectFilled(at, {at.x + box, at.y + box}, s.colour);
+            draw->AddRect(at, {at.x + box, at.y + box}, theme.palette.frame, 0.0f, 0, theme.lineWidth * 0.75f);
+            ImGui::Dummy({box, box});
+            ImGui::SameLine();
+            ImGui::TextUnformatted(s.label.c_str());
+        }
+        if (m_bars.empty() && m_swatches.empty()) {
+            place(theme.fontPixels * 12.0f);
+            ImGui::TextDisabled("(nothing drawn yet)");
+        }
+        const char* hint = "F1: keyboard shortcuts";
+        place(ImGui::CalcTextSize(hint).x);
+        ImGui::TextDisabled("%s", hint);
+        m_height = ImGui::GetWindowHeight();
+        m_app.probe().record(
+            "legend", ImGui::GetWindowPos(),
+            {ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y + ImGui::GetWindowHeight()});
+    }
+    ImGui::End();
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,50 @@
+// The legend: a strip along the bottom of the window that is always there and
+// always on top. Panels add what they draw each frame (a colour bar for each
+// colour-mapped array, a swatch for each overlay colour), so the legend never
+// explains something that is not on screen, nor misses something that is.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "gfx/colormap.hpp"
+
+namespace tilescope::ui {
+
+class App;
+
+class LegendPanel {
+public:
+    explicit LegendPanel(App& app) : m_app(app) {}
+
+    void beginFrame();
+    // `label` names the array ("Input N"); low and high are the map's ends.
+    void addColourBar(std::string label, gfx::ColorMap map, float low, float high);
+    // An overlay colour and what it marks ("halo cell").
+    void addSwatch(ImU32 colour, std::string label);
+
+    // The strip's height in the last frame (the layout keeps panels above it).
+    float height() const { return m_height; }
+    void draw();
+
+private:
+    struct Bar {
+        std::string label;
+        gfx::ColorMap map;
+        float low, high;
+    };
+    struct Swatch {
+        ImU32 colour;
+        std::string label;
+    };
+    void drawBar(const Bar& bar, int index);
+
+    App& m_app;
+    std::vector<Bar> m_bars;
+    std::vector<Swatch> m_swatches;
+    float m_height = 0.0f;
+};
+
+}  // namespace tilescope::ui

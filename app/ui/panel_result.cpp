@@ -1,0 +1,236 @@
+#include "ui/panel_result.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "api/kernels.hpp"
+#include "ui/app.hpp"
+#include "ui/image_view.hpp"
+#include "ui/panel_legend.hpp"
+#include "ui/widgets.hpp"
+
+namespace tilescope::ui {
+
+namespace {
+
+struct Mapping {
+    gfx::ColorMap map;
+    float low, high;
+};
+
+// Data of one sign: the sequential map from its smallest to its largest
+// value. Data with negative values (Sobel, sharpen): the diverging map,
+// symmetric about zero so that white always means 0.
+Mapping chooseMapping(const Image& image) {
+    if (image.data.empty())
+        return {gfx::ColorMap::Sequential, 0.0f, 1.0f};
+    const auto [lo, hi] = std::minmax_element(image.data.begin(), image.data.end());
+    if (*lo < 0.0f) {
+        const float m = std::max(std::abs(*lo), std::abs(*hi));
+        return {gfx::ColorMap::Diverging, -m, m};
+    }
+    if (*hi - *lo < 1e-12f)
+        return {gfx::ColorMap::Sequential, *lo - 0.5f, *hi + 0.5f};  // one value: the middle colour
+    return {gfx::ColorMap::Sequential, *lo, *hi};
+}
+
+// Two-channel and four-channel data are not drawn as such: the kernels see
+// one or three channels (the readers drop alpha), so this keeps the first.
+Status upload(gfx::ColorMappedImage& target, const Image& image) {
+    if (image.channels == 1 || image.channels == 3) {
+        Status s = target.setData(image.width, image.height, image.channels, image.data.data());
+        if (!s)
+            return s;
+    } else {
+        const Image first = image.plane(0);
+        Status s = target.setData(first.width, first.height, 1, first.data.data());
+        if (!s)
+            return s;
+    }
+    const Mapping m = chooseMapping(image);
+    target.setMapping(m.map, m.low, m.high);
+    return success();
+}
+
+std::string arrayName(const KernelInfo* k, int id, const char* fallback) {
+    if (!k)
+        return fallback;
+    return std::string(k->arrayNames[static_cast<std::size_t>(id)]);
+}
+
+}  // namespace
+
+void ResultPanel::take(const std::shared_ptr<const RunOutcome>& outcome) {
+    m_shown = outcome;
+    m_drawProblem.clear();
+    if (outcome->input) {
+        if (Status s = upload(m_inputImage, *outcome->input); !s)
+            m_drawProblem = s.error().message;
+    } else {
+        m_inputImage.clear();
+    }
+    if (outcome->result) {
+        m_output = std::shared_ptr<const Image>(outcome, &outcome->result->output);
+        if (Status s = upload(m_outputImage, *m_output); !s)
+            m_drawProblem = s.error().message;
+    } else {
+        m_output.reset();
+        m_outputImage.clear();
+    }
+}
+
+void ResultPanel::draw(bool* open) {
+    if (const auto& latest = m_app.outcome(); latest && latest != m_shown)
+        take(latest);
+    if (!ImGui::Begin("Result###result", open)) {
+        ImGui::End();
+        return;
+    }
+    const Theme& theme = m_app.theme();
+    const SetupCheck& check = m_app.check();
+    if (!check.runnable()) {
+        problemMessage(theme, m_app.probe(), "result.problem", "Cannot run: " + check.firstProblem());
+        if (m_shown)
+            ImGui::TextDisabled("Below: the last result that could be computed.");
+    }
+    if (!m_drawProblem.empty())
+        problemMessage(theme, m_app.probe(), "result.problem.draw", m_drawProblem);
+    drawImages();
+    drawStatus();
+    ImGui::End();
+}
+
+void ResultPanel::drawImages() {
+    const Theme& theme = m_app.theme();
+    if (!m_shown || (m_inputImage.empty() && m_outputImage.empty()))
+        return;
+    const KernelInfo* kernel = findKernel(m_shown->job.kernel);
+    const std::string n = arrayName(kernel, kArrayInput, "N"), p = arrayName(kernel, kArrayOutput, "P");
+    const Image* input = m_shown->input.get();
+    const bool oneD = input && input->rank == 1;
+
+    // Room for the captions above and the status lines below.
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    ImVec2 space = ImGui::GetContentRegionAvail();
+    space.y -= line * 3.5f;
+    const float gap = theme.fontPixels * 1.5f;
+    const float maxCell = theme.fontPixels * 5.0f;  // a 7-element array stays a row of readable cells
+
+    auto caption = [&](const std::string& name, const char* role, const gfx::ColorMappedImage& image) {
+        ImGui::PushFont(theme.heading);
+        ImGui::Text("%s %s", role, name.c_str());
+        ImGui::PopFont();
+        ImGui::SameLine();
+        if (image.height() == 1)
+            ImGui::TextDisabled("%d elements", image.width());
+        else
+            ImGui::TextDisabled("%d x %d%s", image.width(), image.height(), image.channels() == 3 ? " RGB" : "");
+    };
+    auto legendFor = [&](const std::string& label, const gfx::ColorMappedImage& image) {
+        if (image.channels() == 3)
+            m_app.legend().addColourBar(label + " (each of R, G, B)", gfx::ColorMap::Sequential, image.low(),
+                                        image.high());
+        else
+            m_app.legend().addColourBar(label, image.map(), image.low(), image.high());
+    };
+
+    const int w = std::max(m_inputImage.width(), m_outputImage.width());
+    const int h = std::max(m_inputImage.height(), m_outputImage.height());
+    if (oneD) {
+        // Stacked, the same cell size: P[i] sits right under N[i].
+        const float cell = fitCell(w, 1, {space.x, (space.y - 5.5f * line) / 2}, maxCell);
+        caption(n, "Input", m_inputImage);
+        const auto in = drawImageView("input", m_inputImage, m_app.colorMapper(), input, n.c_str(), cell, theme);
+        m_app.probe().record("result.input", in.min, in.max());
+        drawIndexRuler(in, theme);
+        ImGui::Spacing();
+        if (!m_outputImage.empty()) {
+            caption(p, "Output", m_outputImage);
+            const auto out =
+                drawImageView("output", m_outputImage, m_app.colorMapper(), m_output.get(), p.c_str(), cell, theme);
+            m_app.probe().record("result.output", out.min, out.max());
+            drawIndexRuler(out, theme);
+        }
+    } else {
+        const float cell = fitCell(w, h, {(space.x - gap) / 2, space.y - line}, maxCell);
+        const float columnWidth = std::max(cell * w, theme.fontPixels * 10.0f);
+        ImGui::BeginGroup();
+        caption(n, "Input", m_inputImage);
+        const auto in = drawImageView("input", m_inputImage, m_app.colorMapper(), input, n.c_str(), cell, theme);
+        m_app.probe().record("result.input", in.min, in.max());
+        ImGui::EndGroup();
+        if (!m_outputImage.empty()) {
+            ImGui::SameLine(0.0f, 0.0f);
+            ImGui::SetCursorScreenPos({in.min.x + columnWidth + gap, ImGui::GetItemRectMin().y});
+            ImGui::BeginGroup();
+            caption(p, "Output", m_outputImage);
+            const auto out =
+                drawImageView("output", m_outputImage, m_app.colorMapper(), m_output.get(), p.c_str(), cell, theme);
+            m_app.probe().record("result.output", out.min, out.max());
+            ImGui::EndGroup();
+        }
+    }
+    legendFor("Input " + n, m_inputImage);
+    if (!m_outputImage.empty())
+        legendFor("Output " + p, m_outputImage);
+}
+
+void ResultPanel::drawStatus() {
+    const Theme& theme = m_app.theme();
+    ImGui::Spacing();
+    const RunProgress progress = m_app.runner().progress();
+    if (progress.busy) {
+        char overlay[128];
+        const float fraction = progress.blocksTotal
+                                   ? static_cast<float>(progress.blocksDone) / static_cast<float>(progress.blocksTotal)
+                                   : 0.0f;
+        if (progress.blocksTotal)
+            std::snprintf(overlay, sizeof overlay, "%s: %u of %u blocks, %.1f s", progress.stage, progress.blocksDone,
+                          progress.blocksTotal, progress.seconds);
+        else
+            std::snprintf(overlay, sizeof overlay, "%s, %.1f s", progress.stage, progress.seconds);
+        ImGui::ProgressBar(fraction, {-theme.fontPixels * 6.0f, 0.0f}, overlay);
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel"))
+            m_app.runner().cancel();
+    }
+    if (!m_shown) {
+        if (!progress.busy)
+            ImGui::TextDisabled("Nothing has run yet.");
+        return;
+    }
+    const RunOutcome& o = *m_shown;
+    if (!m_app.outcomeIsCurrent() && !progress.busy && m_app.check().runnable())
+        ImGui::TextDisabled("(an earlier set-up)");
+    if (o.inputError) {
+        problemMessage(theme, m_app.probe(), "result.problem.input",
+                       "The input could not be read: " + o.inputError->message);
+        return;
+    }
+    if (o.cancelled) {
+        colouredText(theme.palette.warning, "Cancelled. F5 runs it again.");
+        return;
+    }
+    if (o.runError) {
+        problemMessage(theme, m_app.probe(), "result.problem.run", inAppWords(o.runError->message));
+        return;
+    }
+    if (!o.result)
+        return;
+    const RunResult& r = *o.result;
+    const char* backend = r.backend == Backend::Cuda ? "CUDA" : "the CPU";
+    ImGui::TextWrapped("%s ran on %s (%s) in %.3f ms.", o.job.kernel.c_str(), backend, r.backendReason.c_str(),
+                       r.millis);
+    const bool agrees = o.maxDifference <= o.tolerance;
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "%s Largest difference from the double-precision reference: %.3g (float32 rounding allows %.3g).",
+                  agrees ? "\xE2\x9C\x93" : "\xE2\x9C\x97", o.maxDifference, o.tolerance);
+    colouredText(agrees ? theme.palette.good : theme.palette.error, text);
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    m_app.probe().record("result.status", a, b, text);
+}
+
+}  // namespace tilescope::ui

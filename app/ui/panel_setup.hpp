@@ -1,0 +1,34 @@
+// The set-up panel: what to run. Kernel (1D and 2D, each with its book
+// figure), mask (presets and an editable grid), radius, block edge, input
+// (built-in, a file by path, or one dropped on the window) and its size, and
+// the backend. Every choice that cannot work says why right under it, in the
+// words the launch planner uses; nothing here runs anything (the App sees the
+// changed set-up and asks the runner).
+#pragma once
+
+#include <string>
+
+namespace tilescope::ui {
+
+class App;
+
+class SetupPanel {
+public:
+    explicit SetupPanel(App& app) : m_app(app) {}
+    void draw(bool* open);
+
+private:
+    void drawKernel();
+    void drawMask();
+    void drawMaskGrid();
+    void drawLaunch();
+    void drawInput();
+    void drawBackend();
+
+    App& m_app;
+    std::string m_path;      // the input path being typed
+    std::string m_maskPath;  // the mask file path being typed
+    bool m_square = true;    // 2D size: width and height move together
+};
+
+}  // namespace tilescope::ui

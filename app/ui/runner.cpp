@@ -1,0 +1,216 @@
+#include "ui/runner.hpp"
+
+#include <chrono>
+
+#include "reference/reference.hpp"
+
+namespace tilescope::ui {
+
+namespace {
+
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+constexpr std::size_t kCachedInputs = 4;
+
+}  // namespace
+
+Runner::Runner() : m_thread([this] { work(); }) {}
+
+Runner::~Runner() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+        m_pending.reset();
+    }
+    m_cancel = true;
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+std::uint64_t Runner::submit(RunJob job) {
+    std::uint64_t id;
+    {
+        std::lock_guard lock(m_mutex);
+        id = m_nextId++;
+        m_pending = std::move(job);
+        m_pendingId = id;
+        if (m_runningId != 0)
+            m_cancel = true;  // superseded: stop it, publish nothing
+    }
+    m_wake.notify_one();
+    return id;
+}
+
+void Runner::cancel() {
+    std::lock_guard lock(m_mutex);
+    m_pending.reset();
+    if (m_runningId != 0) {
+        m_userCancelled = true;
+        m_cancel = true;
+    }
+}
+
+void Runner::drop() {
+    std::lock_guard lock(m_mutex);
+    m_pending.reset();
+    if (m_runningId != 0) m_cancel = true;  // without m_userCancelled: superseded, not published
+}
+
+RunProgress Runner::progress() const {
+    std::lock_guard lock(m_mutex);
+    RunProgress p;
+    p.busy = m_runningId != 0 || m_pending.has_value();
+    p.id = m_runningId != 0 ? m_runningId : m_pendingId;
+    p.stage = m_runningId != 0 ? m_stage : "waiting";
+    p.blocksDone = m_blocksDone.load();
+    p.blocksTotal = m_blocksTotal;
+    p.seconds = m_runningId != 0 ? now() - m_startedAt : 0.0;
+    return p;
+}
+
+std::shared_ptr<const RunOutcome> Runner::latest() const {
+    std::lock_guard lock(m_mutex);
+    return m_latest;
+}
+
+std::optional<InputShape> Runner::knownShape(const InputSpec& spec, int dims) const {
+    std::lock_guard lock(m_mutex);
+    for (const CachedInput& c : m_inputs)
+        if (c.spec == spec && c.dims == dims)
+            return InputShape{c.image->width, c.image->height, c.image->channels, c.image->rank};
+    return std::nullopt;
+}
+
+void Runner::forgetInputs() {
+    std::lock_guard lock(m_mutex);
+    m_inputs.clear();
+}
+
+void Runner::setOnPublish(std::function<void()> callback) {
+    std::lock_guard lock(m_mutex);
+    m_onPublish = std::move(callback);
+}
+
+void Runner::work() {
+    for (;;) {
+        RunJob job;
+        std::uint64_t id;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_stopping || m_pending.has_value(); });
+            if (m_stopping)
+                return;
+            job = std::move(*m_pending);
+            id = m_pendingId;
+            m_pending.reset();
+            m_runningId = id;
+            m_stage = "loading the input";
+            m_startedAt = now();
+            m_blocksTotal = 0;
+            m_blocksDone = 0;
+            m_cancel = false;
+            m_userCancelled = false;
+        }
+
+        RunOutcome outcome = execute(id, std::move(job));
+
+        std::function<void()> onPublish;
+        {
+            std::lock_guard lock(m_mutex);
+            m_runningId = 0;
+            // A run cancelled because a newer job arrived is of no interest;
+            // one the user cancelled is (the panel says so).
+            const bool superseded = outcome.cancelled && !m_userCancelled;
+            if (!superseded)
+                m_latest = std::make_shared<const RunOutcome>(std::move(outcome));
+            onPublish = m_onPublish;
+        }
+        if (onPublish)
+            onPublish();
+    }
+}
+
+Result<std::shared_ptr<const Image>> Runner::inputFor(const InputSpec& spec, int dims) {
+    {
+        std::lock_guard lock(m_mutex);
+        for (const CachedInput& c : m_inputs)
+            if (c.spec == spec && c.dims == dims)
+                return c.image;
+    }
+    auto loaded = loadInput(spec, dims);  // outside the lock: may read a large file
+    if (!loaded)
+        return loaded.error();
+    auto image = std::make_shared<const Image>(std::move(*loaded));
+    std::lock_guard lock(m_mutex);
+    m_inputs.push_back({spec, dims, image});
+    if (m_inputs.size() > kCachedInputs)
+        m_inputs.erase(m_inputs.begin());
+    return image;
+}
+
+RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
+    const double start = now();
+    RunOutcome outcome;
+    outcome.id = id;
+
+    auto input = inputFor(job.input, job.dims);
+    if (!input) {
+        outcome.inputError = input.error();
+        outcome.job = std::move(job);
+        outcome.wallSeconds = now() - start;
+        return outcome;
+    }
+    outcome.input = *input;
+    const Image& image = *outcome.input;
+
+    // The block count for the progress bar: the same plan the runner makes.
+    if (const KernelInfo* k = findKernel(job.kernel)) {
+        Problem problem{image.width,    image.height,    image.channels, image.rank,
+                        job.mask.width, job.mask.height, job.block};
+        if (auto plan = planLaunch(*k, problem, currentLimits(), job.whatIf)) {
+            const unsigned planes = k->multiChannel ? 1u : static_cast<unsigned>(image.channels);
+            std::lock_guard lock(m_mutex);
+            m_blocksTotal = plan->grid.x * plan->grid.y * plan->grid.z * planes;
+        }
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_stage = "running the kernel";
+    }
+
+    RunRequest request;
+    request.kernel = job.kernel;
+    request.input = &image;
+    request.mask = &job.mask;
+    request.block = job.block;
+    request.backend = job.backend;
+    request.whatIf = job.whatIf;
+    request.trace = job.trace;
+    request.traceBlocks = job.traceBlocks;
+    request.cancel = &m_cancel;
+    request.blocksDone = &m_blocksDone;
+    auto result = runKernel(request);
+
+    if (m_cancel) {
+        outcome.cancelled = true;
+        outcome.runError = Error{ExitCode::BadInput, "cancelled"};
+    } else if (!result) {
+        outcome.runError = result.error();
+    } else {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stage = "checking against the reference";
+        }
+        const std::vector<double> expected = reference::convolve(image, job.mask);
+        outcome.maxDifference = reference::maxAbsDifference(result->output.data, expected);
+        outcome.tolerance = reference::float32Tolerance(image, job.mask);
+        outcome.result = std::move(*result);
+    }
+    outcome.job = std::move(job);
+    outcome.wallSeconds = now() - start;
+    return outcome;
+}
+
+}  // namespace tilescope::ui

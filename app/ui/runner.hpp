@@ -1,0 +1,128 @@
+// The runner: the only way the UI runs a kernel. Panels never call CUDA (or
+// the CPU executor, or the file readers of big inputs) themselves: they
+// submit a job, and one background thread loads the input, runs the kernel,
+// checks the output against the double-precision reference, and publishes the
+// outcome under a mutex. The UI reads the latest outcome each frame, so it
+// never waits on the work (the Tracy model: a worker that owns the data, a
+// view that reads it under a lock).
+//
+// A new job supersedes the one waiting and cancels the one running (the CPU
+// executor stops between blocks), so dragging a slider never queues up work.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/runner.hpp"
+#include "core/image.hpp"
+#include "ui/inputs.hpp"
+
+namespace tilescope::ui {
+
+struct RunJob {
+    std::string kernel;
+    int dims = 2;  // the kernel's, to load the input the way it needs
+    InputSpec input;
+    Mask mask;
+    int block = 0;
+    Backend backend = Backend::Auto;
+    bool whatIf = false;
+    // For the step-through views (not used yet): ask for a trace of these blocks.
+    bool trace = false;
+    std::vector<Dim3> traceBlocks;
+};
+
+struct RunOutcome {
+    std::uint64_t id = 0;  // the id submit() returned
+    RunJob job;
+    std::shared_ptr<const Image> input;  // null when the input could not be loaded
+    std::optional<Error> inputError;     // the input could not be loaded
+    std::optional<Error> runError;       // the kernel could not run (or was cancelled)
+    std::optional<RunResult> result;     // output, backend, time, plan (and trace when asked)
+    double maxDifference = 0.0;          // largest |output - reference|
+    double tolerance = 0.0;              // what float32 rounding allows
+    double wallSeconds = 0.0;            // load + run + check
+    bool cancelled = false;
+};
+
+struct RunProgress {
+    bool busy = false;
+    std::uint64_t id = 0;     // the job in progress
+    const char* stage = "";   // "loading the input", "running", "checking"
+    unsigned blocksDone = 0;  // CPU executor only; CUDA runs report no progress
+    unsigned blocksTotal = 0;
+    double seconds = 0.0;  // since the job started
+};
+
+class Runner {
+public:
+    Runner();
+    ~Runner();  // cancels and joins
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+
+    // Queues the job (replacing one that waits) and cancels the running one.
+    std::uint64_t submit(RunJob job);
+    // Cancels the running job; its outcome says so.
+    void cancel();
+    // Drops the waiting job and stops the running one without publishing it
+    // (the set-up changed into one that cannot run: its old result is moot).
+    void drop();
+
+    RunProgress progress() const;
+    // The most recent finished outcome (superseded runs are not published).
+    std::shared_ptr<const RunOutcome> latest() const;
+    // The shape of an input the worker has loaded (files at their own size
+    // are only known once read).
+    std::optional<InputShape> knownShape(const InputSpec& spec, int dims) const;
+    // Forgets the inputs read so far, so that the next job reads its file again.
+    void forgetInputs();
+    // Called on the worker thread after each publication (the app wakes its
+    // event loop with it).
+    void setOnPublish(std::function<void()> callback);
+
+private:
+    void work();
+    RunOutcome execute(std::uint64_t id, RunJob job);
+    Result<std::shared_ptr<const Image>> inputFor(const InputSpec& spec, int dims);
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::optional<RunJob> m_pending;
+    std::uint64_t m_pendingId = 0;
+    std::uint64_t m_nextId = 1;
+    std::shared_ptr<const RunOutcome> m_latest;
+    std::function<void()> m_onPublish;
+    bool m_stopping = false;
+
+    // The job in progress, read by progress().
+    std::uint64_t m_runningId = 0;
+    const char* m_stage = "";
+    double m_startedAt = 0.0;
+    unsigned m_blocksTotal = 0;
+    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_userCancelled{false};
+    std::atomic<unsigned> m_blocksDone{0};
+
+    // Inputs already loaded, most recent last (a few: reading a file again
+    // for every mask change would be slow).
+    struct CachedInput {
+        InputSpec spec;
+        int dims;
+        std::shared_ptr<const Image> image;
+    };
+    std::vector<CachedInput> m_inputs;
+
+    std::thread m_thread;  // last: starts once everything above exists
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,139 @@
+#include "ui/settings.hpp"
+
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <system_error>
+
+#include "api/kernels.hpp"
+#include "io/files.hpp"
+
+namespace tilescope::ui {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kSettingsVersion = 1;
+constexpr std::size_t kMaxSettingsBytes = 1 << 20;
+
+// A field of the expected type, or the default: a hand-edited file with one
+// wrong field still loads the rest.
+template <class T>
+T field(const json& object, const char* key, T fallback) {
+    if (!object.is_object())
+        return fallback;
+    auto it = object.find(key);
+    if (it == object.end())
+        return fallback;
+    if constexpr (std::is_same_v<T, bool>) {
+        return it->is_boolean() ? it->template get<bool>() : fallback;
+    } else if constexpr (std::is_integral_v<T>) {
+        return it->is_number_integer() ? it->template get<T>() : fallback;
+    } else if constexpr (std::is_floating_point_v<T>) {
+        return it->is_number() ? it->template get<T>() : fallback;
+    } else {
+        return it->is_string() ? it->template get<T>() : fallback;
+    }
+}
+
+const char* backendKey(Backend b) {
+    return b == Backend::Cuda ? "cuda" : "cpu";
+}
+
+}  // namespace
+
+std::filesystem::path defaultConfigDirectory() {
+    if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "tilescope";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".config" / "tilescope";
+    return {};
+}
+
+std::string settingsToJson(const Settings& s) {
+    const SetupState& setup = s.setup;
+    json j;
+    j["version"] = kSettingsVersion;
+    j["lecture"] = s.lecture;
+    j["panels"] = {{"setup", s.panels.setup}, {"result", s.panels.result}, {"device", s.panels.device}};
+    j["setup"] = {
+        {"kernel", setup.kernel},
+        {"mask", std::string(maskPresetInfo(setup.preset).key)},
+        {"radius", setup.radius},
+        {"custom", setup.customValues},
+        {"block", setup.block},
+        {"whatIf", setup.whatIf},
+        {"backend", backendKey(setup.backend)},
+        {"input",
+         {{"source", std::string(inputSourceInfo(setup.input.source).key)},
+          {"path", setup.input.path},
+          {"length", setup.input.length},
+          {"width", setup.input.width},
+          {"height", setup.input.height},
+          {"fitFile", setup.input.fitFile}}},
+    };
+    return j.dump(2) + "\n";
+}
+
+Result<Settings> settingsFromJson(const std::string& text) {
+    json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        return badInput("not a JSON object");
+    Settings s;
+    s.lecture = field(j, "lecture", s.lecture);
+    if (auto it = j.find("panels"); it != j.end()) {
+        s.panels.setup = field(*it, "setup", s.panels.setup);
+        s.panels.result = field(*it, "result", s.panels.result);
+        s.panels.device = field(*it, "device", s.panels.device);
+    }
+    auto it = j.find("setup");
+    if (it == j.end())
+        return s;
+    const json& js = *it;
+    SetupState& setup = s.setup;
+    if (const std::string kernel = field<std::string>(js, "kernel", ""); findKernel(kernel))
+        setup.kernel = kernel;
+    if (const MaskPresetInfo* p = findMaskPreset(field<std::string>(js, "mask", "")))
+        setup.preset = p->id;
+    setup.radius = std::clamp(field(js, "radius", setup.radius), 0, kMaxRadius);
+    if (auto c = js.find("custom"); c != js.end() && c->is_array() && c->size() <= 15 * 15) {
+        for (const json& v : *c)
+            if (v.is_number())
+                setup.customValues.push_back(v.get<float>());
+    }
+    setup.block = std::clamp(field(js, "block", setup.block), 1, kMaxWhatIfThreads);
+    setup.whatIf = field(js, "whatIf", setup.whatIf);
+    setup.backend = field<std::string>(js, "backend", "cpu") == "cuda" ? Backend::Cuda : Backend::Cpu;
+    if (auto in = js.find("input"); in != js.end()) {
+        if (const InputSourceInfo* src = findInputSource(field<std::string>(*in, "source", "")))
+            setup.input.source = src->id;
+        setup.input.path = field(*in, "path", setup.input.path);
+        setup.input.length = std::clamp(field(*in, "length", setup.input.length), 1, kMaxInputLength);
+        setup.input.width = std::clamp(field(*in, "width", setup.input.width), 1, kMaxInputEdge);
+        setup.input.height = std::clamp(field(*in, "height", setup.input.height), 1, kMaxInputEdge);
+        setup.input.fitFile = field(*in, "fitFile", setup.input.fitFile);
+    }
+    return s;
+}
+
+Result<Settings> loadSettings(const std::filesystem::path& file) {
+    auto bytes = io::readFileBytes(file, kMaxSettingsBytes);
+    if (!bytes)
+        return bytes.error();
+    auto settings = settingsFromJson(std::string(bytes->begin(), bytes->end()));
+    if (!settings)
+        return io::fileError(file, settings.error().message);
+    return settings;
+}
+
+Status saveSettings(const std::filesystem::path& file, const Settings& settings) {
+    std::error_code error;
+    std::filesystem::create_directories(file.parent_path(), error);
+    if (error)
+        return io::fileError(file.parent_path(), "cannot create the folder: " + error.message());
+    const std::string text = settingsToJson(settings);
+    return io::writeFileAtomic(file, std::span(reinterpret_cast<const unsigned char*>(text.data()), text.size()));
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,204 @@
+#include "ui/theme.hpp"
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui_freetype.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <initializer_list>
+#include <vector>
+
+namespace tilescope::ui {
+
+namespace {
+
+constexpr ImU32 rgb(unsigned hex) {
+    return IM_COL32((hex >> 16) & 0xff, (hex >> 8) & 0xff, hex & 0xff, 0xff);
+}
+
+ImVec4 rgbVec(unsigned hex) {
+    return ImGui::ColorConvertU32ToFloat4(rgb(hex));
+}
+
+// Okabe and Ito's eight colours (2008), chosen to stay distinct for every
+// common colour-vision deficiency; dark variants where a thin line or a small
+// glyph must stand out on white.
+Palette lecturePalette() {
+    Palette p;
+    p.inputTile = rgb(0x0072B2);       // blue
+    p.outputTile = rgb(0x009E73);      // bluish green
+    p.halo = rgb(0xE69F00);            // orange
+    p.ghost = rgb(0xCC79A7);           // reddish purple
+    p.loadedByThread = rgb(0xD55E00);  // vermillion
+    p.loadedByBlock = rgb(0x56B4E9);   // sky blue
+    p.switchedOff = rgb(0x7F7F7F);     // grey
+    p.barrier = rgb(0xF0E442);         // yellow
+    p.selection = rgb(0x000000);
+    p.cellGrid = IM_COL32(0, 0, 0, 110);
+    p.frame = rgb(0x000000);
+    p.error = rgbVec(0xA33A00);  // vermillion, darkened to read as text on white
+    p.warning = rgbVec(0x7A5500);
+    p.good = rgbVec(0x00664A);
+    p.muted = rgbVec(0x404040);
+    return p;
+}
+
+// The same hues on a dark background, lightened where the original would
+// disappear (the blue).
+Palette everydayPalette() {
+    Palette p;
+    p.inputTile = rgb(0x56B4E9);
+    p.outputTile = rgb(0x009E73);
+    p.halo = rgb(0xE69F00);
+    p.ghost = rgb(0xCC79A7);
+    p.loadedByThread = rgb(0xD55E00);
+    p.loadedByBlock = rgb(0x9AD0F0);
+    p.switchedOff = rgb(0x8C8C8C);
+    p.barrier = rgb(0xF0E442);
+    p.selection = rgb(0xFFFFFF);
+    p.cellGrid = IM_COL32(0, 0, 0, 90);
+    p.frame = rgb(0xB0B0B0);
+    p.error = rgbVec(0xFF8A5C);
+    p.warning = rgbVec(0xF0D060);
+    p.good = rgbVec(0x6FD6A8);
+    p.muted = rgbVec(0xA8A8A8);
+    return p;
+}
+
+std::filesystem::path findFont(const char* file) {
+    std::vector<std::filesystem::path> folders;
+    if (const char* env = std::getenv("TILESCOPE_FONT_DIR"); env && *env)
+        folders.emplace_back(env);
+    for (const char* f : {"/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/TTF", "/usr/share/fonts/dejavu",
+                          "/usr/share/fonts/dejavu-sans-fonts", "/usr/share/fonts/dejavu-sans-mono-fonts",
+                          "/usr/local/share/fonts", "/usr/local/share/fonts/dejavu", "/opt/homebrew/share/fonts"})
+        folders.emplace_back(f);
+    std::error_code error;
+    for (const auto& folder : folders) {
+        const auto path = folder / file;
+        if (std::filesystem::is_regular_file(path, error))
+            return path;
+    }
+    return {};
+}
+
+// Latin, Greek, punctuation, arrows, mathematical operators, geometric shapes
+// and symbols: what the labels use (×, ≤, →, ■, ⚠, ✓).
+const ImWchar kGlyphs[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x205E, 0x2190, 0x21FF, 0x2200,
+                           0x22FF, 0x25A0, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0};
+
+void buildFonts(Theme& theme, float units, float scale) {
+    const float pixels = std::round(units * scale);
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    io.Fonts->FontBuilderIO = ImGuiFreeType::GetBuilderForFreeType();
+    io.Fonts->FontBuilderFlags = 0;  // the font's own hinting: sharpest at small sizes
+
+    const auto sans = findFont("DejaVuSans.ttf");
+    const auto mono = findFont("DejaVuSansMono.ttf");
+    const auto bold = findFont("DejaVuSans-Bold.ttf");
+    ImFontConfig config;
+    config.OversampleH = config.OversampleV = 1;  // FreeType renders at the exact size
+    if (!sans.empty() && !mono.empty()) {
+        theme.ui = io.Fonts->AddFontFromFileTTF(sans.c_str(), pixels, &config, kGlyphs);
+        theme.mono = io.Fonts->AddFontFromFileTTF(mono.c_str(), pixels, &config, kGlyphs);
+        theme.heading = io.Fonts->AddFontFromFileTTF((bold.empty() ? sans : bold).c_str(), std::round(pixels * 1.15f),
+                                                     &config, kGlyphs);
+    }
+    theme.crispFonts = theme.ui && theme.mono && theme.heading;
+    if (!theme.crispFonts) {
+        io.Fonts->Clear();
+        ImFontConfig fallback;
+        fallback.SizePixels = std::round(pixels);
+        theme.ui = theme.mono = theme.heading = io.Fonts->AddFontDefault(&fallback);
+        theme.fontProblem =
+            "DejaVu fonts not found (install fonts-dejavu-core, or set TILESCOPE_FONT_DIR): "
+            "using ImGui's bitmap font";
+    } else {
+        theme.fontProblem.clear();
+    }
+    io.Fonts->Build();
+    io.FontGlobalScale = 1.0f / scale;  // glyphs made at real pixels, laid out in units
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    theme.fontPixels = units;
+    theme.rasterScale = scale;
+}
+
+void everydayStyle(ImGuiStyle& style) {
+    ImGui::StyleColorsDark(&style);
+    style.WindowRounding = 4.0f;
+    style.FrameRounding = 3.0f;
+    style.GrabRounding = 3.0f;
+    style.WindowBorderSize = 1.0f;
+    style.FrameBorderSize = 0.0f;
+}
+
+// Black on white with strong borders: a projector loses contrast, so the
+// mode starts with all of it. Grey is used only for what may fade.
+void lectureStyle(ImGuiStyle& style) {
+    ImGui::StyleColorsLight(&style);
+    ImVec4* c = style.Colors;
+    const ImVec4 black(0, 0, 0, 1), white(1, 1, 1, 1);
+    c[ImGuiCol_Text] = black;
+    c[ImGuiCol_TextDisabled] = ImVec4(0.35f, 0.35f, 0.35f, 1);
+    c[ImGuiCol_WindowBg] = white;
+    c[ImGuiCol_ChildBg] = white;
+    c[ImGuiCol_PopupBg] = white;
+    c[ImGuiCol_Border] = black;
+    c[ImGuiCol_FrameBg] = ImVec4(0.92f, 0.92f, 0.92f, 1);
+    c[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.88f, 0.97f, 1);
+    c[ImGuiCol_FrameBgActive] = ImVec4(0.70f, 0.82f, 0.95f, 1);
+    c[ImGuiCol_TitleBg] = ImVec4(0.85f, 0.85f, 0.85f, 1);
+    c[ImGuiCol_TitleBgActive] = ImVec4(0.62f, 0.77f, 0.93f, 1);  // light blue: black titles stay readable
+    c[ImGuiCol_TitleBgCollapsed] = ImVec4(0.85f, 0.85f, 0.85f, 1);
+    c[ImGuiCol_MenuBarBg] = ImVec4(0.90f, 0.90f, 0.90f, 1);
+    c[ImGuiCol_CheckMark] = black;
+    c[ImGuiCol_SliderGrab] = ImVec4(0.0f, 0.30f, 0.55f, 1);
+    c[ImGuiCol_SliderGrabActive] = black;
+    c[ImGuiCol_Button] = ImVec4(0.86f, 0.86f, 0.86f, 1);
+    c[ImGuiCol_ButtonHovered] = ImVec4(0.75f, 0.85f, 0.96f, 1);
+    c[ImGuiCol_ButtonActive] = ImVec4(0.62f, 0.77f, 0.93f, 1);
+    c[ImGuiCol_Header] = ImVec4(0.80f, 0.88f, 0.97f, 1);
+    c[ImGuiCol_HeaderHovered] = ImVec4(0.72f, 0.84f, 0.96f, 1);
+    c[ImGuiCol_HeaderActive] = ImVec4(0.62f, 0.77f, 0.93f, 1);
+    c[ImGuiCol_Separator] = ImVec4(0.25f, 0.25f, 0.25f, 1);
+    c[ImGuiCol_PlotHistogram] = ImVec4(0.0f, 0.45f, 0.70f, 1);
+    style.WindowRounding = 0.0f;
+    style.FrameRounding = 2.0f;
+    style.WindowBorderSize = 2.0f;
+    style.FrameBorderSize = 1.5f;
+    style.PopupBorderSize = 2.0f;
+    style.ChildBorderSize = 1.5f;
+    style.TabBorderSize = 1.5f;
+}
+
+}  // namespace
+
+float fontPixelsFor(bool lecture, float windowHeight, float contentScale) {
+    if (lecture)
+        return std::clamp(std::round(windowHeight / 34.0f), 22.0f, 64.0f);
+    return std::round(16.0f * std::max(contentScale, 1.0f));
+}
+
+void applyTheme(Theme& theme, bool lecture, float fontPixels, float framebufferScale) {
+    framebufferScale = std::max(framebufferScale, 1.0f);
+    if (!theme.ui || std::abs(fontPixels - theme.fontPixels) >= 0.5f || framebufferScale != theme.rasterScale)
+        buildFonts(theme, fontPixels, framebufferScale);
+    theme.lecture = lecture;
+    theme.palette = lecture ? lecturePalette() : everydayPalette();
+    // Lines thicken with the type: thin lines are the first thing a projector loses.
+    theme.lineWidth = lecture ? std::max(2.5f, fontPixels / 10.0f) : std::max(1.0f, fontPixels / 16.0f);
+
+    ImGuiStyle style;  // from scratch: ScaleAllSizes multiplies whatever is there
+    if (lecture)
+        lectureStyle(style);
+    else
+        everydayStyle(style);
+    style.ScaleAllSizes(fontPixels / 16.0f);
+    ImGui::GetStyle() = style;
+}
+
+}  // namespace tilescope::ui

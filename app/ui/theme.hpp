@@ -1,0 +1,63 @@
+// How the app looks: fonts, ImGui style, line widths, and the palette of
+// named colours every panel draws with. Two modes: the everyday one, and
+// lecture-hall mode (large crisp type, thick lines, dark-on-light high
+// contrast, the Okabe-Ito palette that stays distinct for colour-blind
+// viewers and on a washed-out projector).
+//
+// Fonts are DejaVu TrueType files rendered by FreeType at the exact pixel size
+// of the mode, and rebuilt when the size changes: text is never a scaled bitmap.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+namespace tilescope::ui {
+
+// Named colours: panels say what a thing is, the theme says its colour.
+struct Palette {
+    // The step-through views' overlays (issue 4): tiles, halos, ghosts, loads.
+    ImU32 inputTile;
+    ImU32 outputTile;
+    ImU32 halo;
+    ImU32 ghost;
+    ImU32 loadedByThread;
+    ImU32 loadedByBlock;
+    ImU32 switchedOff;
+    ImU32 barrier;
+    ImU32 selection;
+    // Drawing of images and cells.
+    ImU32 cellGrid;  // lines between cells
+    ImU32 frame;     // the border around an array
+    // Messages.
+    ImVec4 error;
+    ImVec4 warning;
+    ImVec4 good;
+    ImVec4 muted;
+};
+
+struct Theme {
+    bool lecture = false;
+    float fontPixels = 16.0f;  // the UI font's size, in ImGui's units (screen coordinates)
+    float rasterScale = 1.0f;  // framebuffer pixels per unit (2 on a "Retina" display)
+    float lineWidth = 1.0f;    // outlines drawn with ImDrawList
+    Palette palette{};
+    ImFont* ui = nullptr;
+    ImFont* mono = nullptr;     // numbers in cells, source code
+    ImFont* heading = nullptr;  // panel headings, a little larger
+    bool crispFonts = false;    // false: DejaVu was not found, ImGui's bitmap font stands in
+    std::string fontProblem;    // why, when crispFonts is false
+};
+
+// The font size a mode wants for a window of this height (in units): lecture
+// mode grows with the screen (a 1080-line projector gets 32 px), the everyday
+// mode follows the monitor's scale.
+float fontPixelsFor(bool lecture, float windowHeight, float contentScale);
+
+// Rebuilds fonts (when the size changed) and style for the mode. Glyphs are
+// rendered at fontPixels x framebufferScale real pixels, so that they stay
+// sharp on high-density displays. Call between frames, never between
+// NewFrame and Render: the font texture is recreated.
+void applyTheme(Theme& theme, bool lecture, float fontPixels, float framebufferScale);
+
+}  // namespace tilescope::ui

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Draws the roofline of one `tilescope bench` run, with every kernel on it.
+
+x: arithmetic intensity, FLOP per byte of DRAM traffic at its minimum (each
+   input read once, each output written once: 8 bytes per pixel), so
+   2 (2r+1)^2 / 8 for a 2D mask and 2 (2r+1) / 8 for a 1D one;
+y: achieved GFLOP/s (2 FLOPs per tap per output).
+Roofs: the device-to-device copy bandwidth measured in the same run (the
+memory roof, GB/s x FLOP/byte) and the FP32 FMA peak (the flat roof). The
+peers from bench/peers.py, when given, are drawn with the same axes.
+
+    roofline.py --bench bench.csv [--peers peers.csv] --output roofline.png
+
+Uses matplotlib when it is installed; otherwise writes a plainer PNG with the
+standard library alone (zlib), roofs and points only, with the legend printed
+on stdout.
+"""
+import argparse
+import csv
+import math
+import struct
+import sys
+import zlib
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def load(bench_path, peers_path):
+    rows = read_rows(bench_path)
+    copies = [r for r in rows if r["kernel"] == "cudaMemcpy_d2d"]
+    kernels = [r for r in rows if r["kernel"] != "cudaMemcpy_d2d"]
+    if not kernels:
+        sys.exit("roofline: no kernel rows in %s" % bench_path)
+    peak = float(kernels[0]["peak_gflop_per_s"])
+    copy_gbps = max(float(r["gb_per_s"]) for r in copies) if copies else None
+    points = []  # (label, group, mask, intensity, gflops)
+    for r in kernels:
+        w, dims = int(r["mask_width"]), int(r["dims"])
+        taps = w * w if dims == 2 else w
+        block = r["block_x"] + ("x" + r["block_y"] if dims == 2 else "")
+        points.append((r["kernel"], r["kernel"], "%dx%d" % (w, w) if dims == 2 else str(w), 2.0 * taps / 8.0,
+                       float(r["gflop_per_s"]), block))
+    if peers_path:
+        try:
+            for r in read_rows(peers_path):
+                w = int(r["mask_width"])
+                points.append((r["peer"], "peer: " + r["peer"], "%dx%d" % (w, w), 2.0 * w * w / 8.0,
+                               float(r["gflop_per_s"]), "-"))
+        except OSError as e:
+            print("roofline: peers left out (%s)" % e, file=sys.stderr)
+    device = kernels[0]["device"]
+    return device, peak, copy_gbps, points
+
+
+def with_matplotlib(device, peak, copy_gbps, points, output):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(11, 7), dpi=120)
+    xs = [p[3] for p in points]
+    lo, hi = min(xs) / 2, max(max(xs) * 2, (peak / copy_gbps) * 4 if copy_gbps else 100)
+    grid = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+    if copy_gbps:
+        ax.plot(grid, [min(peak, copy_gbps * x) for x in grid], color="black", lw=2,
+                label="roof: copy %.0f GB/s, FP32 FMA peak %.0f GFLOP/s" % (copy_gbps, peak))
+        ax.axvline(peak / copy_gbps, color="grey", ls=":", lw=1)
+    else:
+        ax.axhline(peak, color="black", lw=2, label="FP32 FMA peak %.0f GFLOP/s" % peak)
+    groups = []
+    for p in points:
+        if p[1] not in groups:
+            groups.append(p[1])
+    markers = "os^vD<>pPX*hH8d"
+    cmap = plt.get_cmap("tab20")
+    for i, g in enumerate(groups):
+        pts = [p for p in points if p[1] == g and p[5] in ("16x16", "256", "-")] or [p for p in points if p[1] == g]
+        is_fast = g == "conv2d_fast"
+        ax.plot([p[3] for p in pts], [p[4] for p in pts], ls="-" if is_fast else "--", lw=2.5 if is_fast else 0.8,
+                marker=markers[i % len(markers)], ms=9 if is_fast else 6, color="red" if is_fast else cmap(i % 20),
+                label=g + ("" if g.startswith("peer") else " (block %s)" % pts[0][5]))
+        if is_fast:
+            for p in pts:
+                ax.annotate(p[2], (p[3], p[4]), textcoords="offset points", xytext=(6, -12), fontsize=8, color="red")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity (FLOP per byte of minimum DRAM traffic, 8 bytes per pixel)")
+    ax.set_ylabel("achieved GFLOP/s (2 per tap per output)")
+    ax.set_title("Roofline, %s: chapter-7 kernels, conv2d_fast and peers (8192x8192 and 2^26, float32)" % device,
+                 fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(output)
+
+
+# [SECTION] A PNG without matplotlib: roofs and points on log-log axes.
+
+def write_png(path, width, height, pixels):
+    raw = b"".join(b"\x00" + bytes(pixels[y * width * 3:(y + 1) * width * 3]) for y in range(height))
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def plain_png(device, peak, copy_gbps, points, output):
+    W, H, M = 1000, 700, 60
+    px = bytearray([255] * (W * H * 3))
+    xs, ys = [p[3] for p in points], [p[4] for p in points] + [peak]
+    x0, x1 = math.log10(min(xs) / 2), math.log10(max(xs) * 4)
+    y0, y1 = math.log10(max(min(ys) / 2, 1e-3)), math.log10(peak * 2)
+    def to_px(x, y):
+        return (M + (math.log10(x) - x0) / (x1 - x0) * (W - 2 * M),
+                H - M - (math.log10(y) - y0) / (y1 - y0) * (H - 2 * M))
+    def dot(cx, cy, rad, color):
+        for dy in range(-rad, rad + 1):
+            for dx in range(-rad, rad + 1):
+                x, y = int(cx) + dx, int(cy) + dy
+                if dx * dx + dy * dy <= rad * rad and 0 <= x < W and 0 <= y < H:
+                    px[(y * W + x) * 3:(y * W + x) * 3 + 3] = bytes(color)
+    for i in range(M, W - M):  # axes
+        dot(i, H - M, 0, (0, 0, 0))
+    for j in range(M, H - M):
+        dot(M, j, 0, (0, 0, 0))
+    steps = 2000
+    for i in range(steps + 1):  # the roofs
+        x = 10 ** (x0 + (x1 - x0) * i / steps)
+        y = min(peak, copy_gbps * x) if copy_gbps else peak
+        dot(*to_px(x, y), 1, (0, 0, 0))
+    palette = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (148, 103, 189), (140, 86, 75), (227, 119, 194),
+               (127, 127, 127), (188, 189, 34), (23, 190, 207), (0, 0, 128), (128, 128, 0), (0, 128, 128)]
+    groups = []
+    for p in points:
+        if p[1] not in groups:
+            groups.append(p[1])
+    for p in points:
+        color = (220, 0, 0) if p[1] == "conv2d_fast" else palette[groups.index(p[1]) % len(palette)]
+        dot(*to_px(p[3], p[4]), 6 if p[1] == "conv2d_fast" else 4, color)
+    write_png(output, W, H, px)
+    print("roofline (plain PNG, no matplotlib): %s; black: roofs; red: conv2d_fast; others:" % device)
+    for g in groups:
+        print("  %s: RGB %s" % (g, (220, 0, 0) if g == "conv2d_fast" else palette[groups.index(g) % len(palette)]))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bench", required=True)
+    p.add_argument("--peers")
+    p.add_argument("--output", required=True)
+    args = p.parse_args()
+    device, peak, copy_gbps, points = load(args.bench, args.peers)
+    try:
+        import matplotlib  # noqa: F401
+        with_matplotlib(device, peak, copy_gbps, points, args.output)
+        print("roofline: %s (matplotlib), %d points" % (args.output, len(points)))
+    except ImportError:
+        plain_png(device, peak, copy_gbps, points, args.output)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+// `tilescope stats` and `tilescope trace`, through the real binary: the fixed
+// JSON keys, the book's numbers read off the output (Figure 7.14 of the 4th
+// edition, Figure 7.22 of the 3rd, §7.4), what-if marked in every output, and
+// one clear line with exit code 2 for every refusal.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "trace/trace_io.hpp"
+
+namespace tilescope::test {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+struct Outcome {
+    int code;
+    std::string out;
+    std::string err;
+};
+
+class TraceCommands : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m_dir = fs::temp_directory_path() / ("tilescope-trace-cli-" + std::to_string(::getpid()) + "-" +
+                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override { fs::remove_all(m_dir); }
+
+    Outcome tilescope(const std::string& args) {
+        const fs::path out = m_dir / "stdout.txt", err = m_dir / "stderr.txt";
+        const std::string command =
+            std::string(TILESCOPE_BINARY) + " " + args + " >" + out.string() + " 2>" + err.string();
+        const int status = std::system(command.c_str());
+        return Outcome{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    }
+    Json json(const Outcome& o) {
+        Json j = Json::parse(o.out, nullptr, false);
+        EXPECT_FALSE(j.is_discarded()) << "stdout is not JSON: " << o.out << o.err;
+        return j;
+    }
+    static std::string slurp(const fs::path& p) {
+        std::ifstream f(p, std::ios::binary);
+        std::stringstream s;
+        s << f.rdbuf();
+        return s.str();
+    }
+    fs::path m_dir;
+};
+
+const char* kCounters[] = {"global_loads",  "global_load_bytes", "input_loads",   "shared_loads",
+                           "shared_stores", "constant_loads",    "global_stores", "flops",
+                           "barriers",      "ghost_refs",        "threads",       "threads_computing"};
+
+TEST_F(TraceCommands, StatsPrintsTheFixedKeysAndFigure7_14) {
+    // IN_TILE_DIM 16, r 2 (Figure 7.14: 7.03 FLOP/B) on an input where block (1,1) is interior.
+    const Outcome o =
+        tilescope("stats --kernel conv2d_tiled_in --size 64x64 --radius 2 --block 16 --trace-blocks 1,1 --backend cpu");
+    ASSERT_EQ(o.code, 0) << o.err;
+    const Json j = json(o);
+    for (const char* key : {"kernel", "backend", "grid", "block_dim", "totals", "blocks", "what_if"})
+        EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["kernel"], "conv2d_tiled_in");
+    EXPECT_EQ(j["backend"], "cpu");
+    EXPECT_EQ(j["what_if"], false);
+    EXPECT_EQ(j["block_dim"], Json::array({16, 16}));
+    EXPECT_EQ(j["grid"], Json::array({6, 6}));  // ceil(64 / OUT_TILE_DIM 12)
+    for (const char* key : kCounters)
+        EXPECT_TRUE(j["totals"].contains(key)) << key;
+    ASSERT_EQ(j["blocks"].size(), 1u);
+    const Json& b = j["blocks"][0];
+    EXPECT_EQ(b["block"], Json::array({1, 1}));
+    EXPECT_EQ(b["interior"], true);
+    for (const char* key : kCounters)
+        EXPECT_TRUE(b.contains(key)) << key;
+    EXPECT_NEAR(b["flops"].get<double>() / b["global_load_bytes"].get<double>(), 7.03, 0.005);
+    EXPECT_NEAR(b["flop_per_byte"].get<double>(), 7.03, 0.005);
+    EXPECT_EQ(b["input_loads"], 256);  // IN_TILE_DIM^2
+    EXPECT_EQ(b["threads"], 256);
+    EXPECT_EQ(b["threads_computing"], 144);  // OUT_TILE_DIM^2
+    EXPECT_EQ(b["ghost_refs"], 0);
+}
+
+TEST_F(TraceCommands, StatsMarksWhatIfAndReproducesFigure7_22) {
+    // O_TILE_WIDTH 32, Mask_Width 5: BLOCK_WIDTH 36, 1296 threads, over the limit.
+    const std::string args =
+        "stats --kernel conv2d_tiled_pitched --size 101x101 --radius 2 --block 36 "
+        "--trace-blocks 1,1 --backend cpu";
+    const Outcome refused = tilescope(args);
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.err.find("--what-if"), std::string::npos) << refused.err;
+    EXPECT_TRUE(refused.out.empty());
+
+    const Outcome o = tilescope(args + " --what-if");
+    ASSERT_EQ(o.code, 0) << o.err;
+    const Json j = json(o);
+    EXPECT_EQ(j["what_if"], true);
+    EXPECT_NE(j["what_if_reason"].get<std::string>().find("1296"), std::string::npos);
+    const Json& b = j["blocks"][0];
+    EXPECT_EQ(b["interior"], true);
+    // 25 loads per output for the basic kernel, (32 + 4)^2 per tile of 32^2 outputs: 19.7.
+    EXPECT_NEAR(25.0 * b["global_stores"].get<double>() / b["input_loads"].get<double>(), 19.7, 0.06);
+    EXPECT_NEAR(b["input_load_reduction"].get<double>(), 19.7, 0.06);
+    // The mask comes through a pointer: a global load, not an input load.
+    EXPECT_EQ(b["global_loads"].get<long long>(), b["input_loads"].get<long long>() + b["flops"].get<long long>() / 2);
+}
+
+TEST_F(TraceCommands, StatsOfOneDimensionalBlocks) {
+    // §7.4: the first and last blocks of conv1d_const skip n(n+1)/2 = 3 ghost loads.
+    const Outcome o = tilescope("stats --kernel conv1d_const --size 512 --radius 2 --block 128 --backend cpu");
+    ASSERT_EQ(o.code, 0) << o.err;
+    const Json j = json(o);
+    ASSERT_EQ(j["blocks"].size(), 4u);
+    for (int b = 0; b < 4; ++b) {
+        const bool boundary = b == 0 || b == 3;
+        EXPECT_EQ(j["blocks"][b]["block"], Json::array({b, 0}));
+        EXPECT_EQ(j["blocks"][b]["interior"], !boundary);
+        EXPECT_EQ(j["blocks"][b]["ghost_refs"], boundary ? 3 : 0);
+        EXPECT_EQ(j["blocks"][b]["input_loads"], 128 * 5 - (boundary ? 3 : 0));
+    }
+    EXPECT_EQ(j["totals"]["ghost_refs"], 6);
+    EXPECT_EQ(j["interior_blocks"], 2);
+}
+
+TEST_F(TraceCommands, RefusalsSayWhy) {
+    // Figure 7.14: IN_TILE_DIM 8 with r = 4 leaves no output tile.
+    Outcome o = tilescope("stats --kernel conv2d_tiled_in --size 64x64 --radius 4 --block 8");
+    EXPECT_EQ(o.code, 2);
+    EXPECT_NE(o.err.find("no output tile"), std::string::npos) << o.err;
+    o = tilescope("stats --kernel conv2d_tiled_in --size 64x64 --radius 2 --block 16 --trace-blocks 9,9");
+    EXPECT_EQ(o.code, 2);
+    EXPECT_NE(o.err.find("outside the grid"), std::string::npos) << o.err;
+    o = tilescope("stats --kernel conv2d_tiled_in --size 64x64 --radius 2 --block 16 --trace-blocks one");
+    EXPECT_EQ(o.code, 2);
+    o = tilescope("trace --kernel conv2d_basic --size 64x64 --radius 2 --event-budget 1000 --backend cpu --out " +
+                  (m_dir / "t.json").string());
+    EXPECT_EQ(o.code, 2);
+    EXPECT_NE(o.err.find("--trace-blocks"), std::string::npos) << o.err;
+    EXPECT_FALSE(fs::exists(m_dir / "t.json"));
+    o = tilescope("trace --kernel conv2d_basic --size 16x16 --radius 1");  // no --out
+    EXPECT_EQ(o.code, 2);
+}
+
+TEST_F(TraceCommands, TraceWritesJsonForSmallAndBinaryForLargeTraces) {
+    const fs::path small = m_dir / "small.out", large = m_dir / "large.out";
+    Outcome o = tilescope(
+        "trace --kernel conv2d_tiled_in --size 24x24 --radius 1 --block 8 --trace-blocks 1,1 "
+        "--backend cpu --out " +
+        small.string());
+    ASSERT_EQ(o.code, 0) << o.err;
+    Json summary = json(o);
+    EXPECT_EQ(summary["format"], "json");
+    EXPECT_EQ(summary["what_if"], false);
+    EXPECT_EQ(summary["blocks"], Json::array({Json::array({1, 1})}));
+    const Json file = Json::parse(slurp(small));
+    EXPECT_EQ(file["format"], "tilescope-trace");
+    EXPECT_EQ(file["kernel"], "conv2d_tiled_in");
+    EXPECT_EQ(file["what_if"], false);
+    // 64 threads: load, store, barrier; 36 of them also compute 9 taps (3 events each) and store.
+    EXPECT_EQ(file["blocks"][0]["events"].size(), 64u * 3 + 36u * (9 * 3 + 1));
+    EXPECT_EQ(summary["events"], file["blocks"][0]["events"].size());
+
+    o = tilescope("trace --kernel conv2d_tiled_in --size 200x200 --radius 2 --block 16 --backend cpu --out " +
+                  large.string());
+    ASSERT_EQ(o.code, 0) << o.err;
+    summary = json(o);
+    EXPECT_EQ(summary["format"], "binary");
+    EXPECT_GT(summary["events"].get<long long>(), 100000);
+    EXPECT_LT(summary["bytes_per_event"].get<double>(), 8.0);
+    EXPECT_EQ(slurp(large).substr(0, 7), "TSTRACE");
+    auto back = readTrace(large.string());
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(back->eventCount(), summary["events"].get<std::size_t>());
+}
+
+TEST_F(TraceCommands, TraceMarksWhatIfInTheFile) {
+    const fs::path out = m_dir / "what_if.tstrace";
+    const Outcome o = tilescope(
+        "trace --kernel conv2d_tiled_pitched --size 80x80 --radius 2 --block 36 --what-if "
+        "--trace-blocks 0,0 --backend cpu --out " +
+        out.string());
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_EQ(json(o)["what_if"], true);
+    EXPECT_NE(o.err.find("what-if"), std::string::npos);
+    auto back = readTrace(out.string());
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_TRUE(back->plan.whatIf);
+    EXPECT_FALSE(back->plan.whatIfReason.empty());
+}
+
+}  // namespace
+}  // namespace tilescope::test

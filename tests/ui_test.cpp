@@ -1,0 +1,599 @@
+// The app as the user sees it: each UiTest runs the real binary under the X
+// display that xvfb-run provides, takes a screenshot, and checks pixels at
+// the places the app reports with --layout (the legend's colour bars, the
+// result images, the messages), against colours computed here from the
+// inputs, the reference convolution and the colour maps. Without a display
+// ($DISPLAY unset) they skip.
+//
+// Before them, the parts of the app that need no display: the runner (work
+// off the UI thread, cancel, supersede), the set-up rules and their messages,
+// the mask presets, the inputs, the settings file and the colour maps.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gfx/colormap.hpp"
+#include "io/files.hpp"
+#include "io/image_file.hpp"
+#include "reference/reference.hpp"
+#include "ui/inputs.hpp"
+#include "ui/masks.hpp"
+#include "ui/runner.hpp"
+#include "ui/settings.hpp"
+#include "ui/setup_rules.hpp"
+
+namespace tilescope::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Rect {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    float width() const { return x1 - x0; }
+    float height() const { return y1 - y0; }
+};
+
+struct Screenshot {
+    int exitCode = -1;
+    std::string errors;  // what the command wrote on stderr
+    Image picture;       // RGB, values in [0, 1]
+    json layout;
+
+    bool has(const std::string& name) const {
+        for (const json& item : layout["items"])
+            if (item["name"] == name)
+                return true;
+        return false;
+    }
+    Rect rect(const std::string& name) const {
+        for (const json& item : layout["items"])
+            if (item["name"] == name) {
+                const auto& r = item["rect"];
+                return {r[0].get<float>(), r[1].get<float>(), r[2].get<float>(), r[3].get<float>()};
+            }
+        ADD_FAILURE() << "nothing named " << name << " was drawn";
+        return {};
+    }
+    std::string text(const std::string& name) const {
+        for (const json& item : layout["items"])
+            if (item["name"] == name)
+                return item["text"];
+        return {};
+    }
+    gfx::Rgb8 pixel(float x, float y) const {
+        const int px = static_cast<int>(x), py = static_cast<int>(y);
+        auto channel = [&](int c) { return static_cast<std::uint8_t>(std::lround(picture.at(px, py, c) * 255.0f)); };
+        return {channel(0), channel(1), channel(2)};
+    }
+};
+
+std::string describe(gfx::Rgb8 c) {
+    return "(" + std::to_string(c.r) + ", " + std::to_string(c.g) + ", " + std::to_string(c.b) + ")";
+}
+
+::testing::AssertionResult near(gfx::Rgb8 actual, gfx::Rgb8 expected, int tolerance = 8) {
+    const int d =
+        std::max({std::abs(actual.r - expected.r), std::abs(actual.g - expected.g), std::abs(actual.b - expected.b)});
+    if (d <= tolerance)
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "pixel " << describe(actual) << ", expected " << describe(expected);
+}
+
+// The colour ImGui draws at `u` (0 left edge, 1 right edge) of a colour bar:
+// the 256-entry map sampled with linear filtering at texture coordinate u.
+gfx::Rgb8 barColour(gfx::ColorMap map, float u) {
+    const float entry = std::clamp(u * gfx::kColormapSize - 0.5f, 0.0f, gfx::kColormapSize - 1.0f);
+    return gfx::colourOfValue(map, entry / (gfx::kColormapSize - 1), 0.0f, 1.0f);
+}
+
+// Pixels along a colour bar, away from its frame and its zero mark, against the map.
+void expectBar(const Screenshot& shot, const std::string& name, gfx::ColorMap map) {
+    const Rect r = shot.rect(name);
+    const float y = (r.y0 + r.y1) / 2;
+    for (float u : {0.02f, 0.1f, 0.3f, 0.45f, 0.55f, 0.7f, 0.9f, 0.98f}) {
+        const int x = static_cast<int>(r.x0 + u * r.width());
+        const float centre = (static_cast<float>(x) + 0.5f - r.x0) / r.width();
+        EXPECT_TRUE(near(shot.pixel(static_cast<float>(x), y), barColour(map, centre))) << name << " at " << u;
+    }
+}
+
+// [SECTION] The runner: the UI thread never waits
+
+ui::RunJob photoJob(int size, int radius, Backend backend = Backend::Cpu) {
+    ui::RunJob job;
+    job.kernel = "conv2d_tiled_in";
+    job.dims = 2;
+    job.input.source = ui::InputSource::Photo;
+    job.input.width = job.input.height = size;
+    job.mask = *ui::makePresetMask(ui::MaskPreset::BoxBlur, 2, radius);
+    job.block = 32;
+    job.backend = backend;
+    return job;
+}
+
+template <class F>
+double millisecondsOf(F&& f) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::shared_ptr<const ui::RunOutcome> waitFor(ui::Runner& runner, std::uint64_t id, double seconds = 60) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+        auto latest = runner.latest();
+        if (latest && latest->id == id)
+            return latest;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return nullptr;
+}
+
+TEST(Runner, RunsOffTheCallingThreadAndChecksAgainstTheReference) {
+    ui::Runner runner;
+    std::uint64_t id = 0;
+    EXPECT_LT(millisecondsOf([&] { id = runner.submit(photoJob(48, 2)); }), 20.0);
+    const auto outcome = waitFor(runner, id);
+    ASSERT_TRUE(outcome);
+    ASSERT_TRUE(outcome->result) << (outcome->runError ? outcome->runError->message : "");
+    EXPECT_EQ(outcome->input->width, 48);
+    EXPECT_LE(outcome->maxDifference, outcome->tolerance);
+    EXPECT_FALSE(runner.progress().busy);
+    EXPECT_EQ(runner.knownShape(outcome->job.input, 2)->width, 48);
+}
+
+TEST(Runner, ANewJobSupersedesTheRunningOneAndCancelStopsIt) {
+    ui::Runner runner;
+    // Large enough to take seconds on the CPU executor.
+    const std::uint64_t slow = runner.submit(photoJob(1024, 7));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    double worst = 0;
+    for (int i = 0; i < 20; ++i) {  // what the UI does every frame, while the worker is busy
+        worst = std::max(worst, millisecondsOf([&] {
+                             (void)runner.progress();
+                             (void)runner.latest();
+                         }));
+    }
+    EXPECT_LT(worst, 20.0) << "reading progress never waits for the work";
+    const std::uint64_t quick = runner.submit(photoJob(32, 1));
+    const auto outcome = waitFor(runner, quick, 30);
+    ASSERT_TRUE(outcome) << "the superseding job finished";
+    EXPECT_TRUE(outcome->result);
+    EXPECT_NE(outcome->id, slow);
+
+    const std::uint64_t again = runner.submit(photoJob(1024, 7));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_TRUE(runner.progress().busy);
+    runner.cancel();
+    const auto cancelled = waitFor(runner, again, 30);
+    ASSERT_TRUE(cancelled);
+    EXPECT_TRUE(cancelled->cancelled);
+    EXPECT_FALSE(cancelled->result);
+}
+
+TEST(Runner, AnInputThatCannotBeReadIsAnOutcomeNotACrash) {
+    ui::Runner runner;
+    ui::RunJob job = photoJob(16, 1);
+    job.input.source = ui::InputSource::File;
+    job.input.path = "/no/such/file.png";
+    const auto outcome = waitFor(runner, runner.submit(job));
+    ASSERT_TRUE(outcome);
+    ASSERT_TRUE(outcome->inputError);
+    EXPECT_NE(outcome->inputError->message.find("does not exist"), std::string::npos);
+}
+
+// [SECTION] The set-up rules
+
+TEST(SetupRules, SwitchingBetween1DAnd2DKernelsPicksWhatFits) {
+    ui::SetupState s = ui::demoSetup(ui::GpuStatus{});
+    EXPECT_EQ(s.backend, Backend::Cpu);
+    const KernelInfo& twoD = *findKernel(s.kernel);
+    const KernelInfo& oneD = *findKernel("conv1d_tiled");
+    ui::adaptToKernel(s, twoD, oneD);
+    EXPECT_EQ(s.preset, ui::MaskPreset::BookOneD);
+    EXPECT_EQ(s.input.source, ui::InputSource::BookOneToSeven);
+    EXPECT_EQ(s.block, defaultBlock(oneD));
+    s.kernel = "conv1d_tiled";
+    EXPECT_TRUE(ui::checkSetup(s, std::nullopt, ui::GpuStatus{}).runnable());
+    ui::adaptToKernel(s, oneD, twoD);
+    EXPECT_EQ(s.preset, ui::MaskPreset::Figure7_4);
+    EXPECT_EQ(s.input.source, ui::InputSource::Photo);
+}
+
+TEST(SetupRules, EveryProblemIsASentenceForItsSection) {
+    ui::SetupState s = ui::demoSetup(ui::GpuStatus{});
+    s.preset = ui::MaskPreset::BoxBlur;
+    s.radius = 3;
+    s.block = 5;
+    ui::SetupCheck check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{});
+    EXPECT_FALSE(check.runnable());
+    EXPECT_NE(check.planProblem.find("use a block edge of 7 or more"), std::string::npos) << check.planProblem;
+
+    s = ui::demoSetup(ui::GpuStatus{});
+    s.input.source = ui::InputSource::BookOneToSeven;  // a 1D array for a 2D kernel
+    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{});
+    EXPECT_NE(check.planProblem.find("2D kernel but the input is a 1D array of 7"), std::string::npos);
+
+    s = ui::demoSetup(ui::GpuStatus{});
+    s.backend = Backend::Cuda;
+    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{false, "", "no CUDA device"});
+    EXPECT_EQ(check.backendProblem, "CUDA is not available: no CUDA device");
+
+    s = ui::demoSetup(ui::GpuStatus{});
+    s.kernel = "conv1d_basic";
+    s.preset = ui::MaskPreset::SobelY;
+    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{});
+    EXPECT_EQ(check.maskProblem, "Sobel y exists only for 2D kernels");
+    EXPECT_EQ(check.firstProblem(), check.maskProblem);
+}
+
+std::vector<float> presetValues(ui::MaskPreset preset, int dims, int radius) {
+    auto mask = ui::makePresetMask(preset, dims, radius);
+    EXPECT_TRUE(mask.ok());
+    return mask ? mask->values : std::vector<float>{};
+}
+
+TEST(MaskPresets, MatchTheBookAndTheClassicFilters) {
+    const Mask fig = *ui::makePresetMask(ui::MaskPreset::Figure7_4, 2, 0);
+    EXPECT_EQ(fig.width, 5);
+    EXPECT_DOUBLE_EQ(fig.absSum(), 65.0);
+    EXPECT_EQ(fig.at(2, 2), 5.0f);
+    EXPECT_EQ(presetValues(ui::MaskPreset::BookOneD, 1, 7), (std::vector<float>{3, 4, 5, 4, 3}));
+    EXPECT_EQ(presetValues(ui::MaskPreset::SobelX, 2, 1), (std::vector<float>{-1, 0, 1, -2, 0, 2, -1, 0, 1}));
+    EXPECT_EQ(presetValues(ui::MaskPreset::SobelY, 2, 1), (std::vector<float>{-1, -2, -1, 0, 0, 0, 1, 2, 1}));
+    EXPECT_EQ(presetValues(ui::MaskPreset::Gaussian, 1, 1), (std::vector<float>{0.25f, 0.5f, 0.25f}));
+    for (int r = 0; r <= kMaxRadius; ++r) {
+        double sum = 0;
+        for (float v : presetValues(ui::MaskPreset::Sharpen, 2, r))
+            sum += v;
+        EXPECT_NEAR(sum, 1.0, 1e-5) << "sharpening keeps the mean, r = " << r;
+        EXPECT_EQ(presetValues(ui::MaskPreset::Shift, 1, r).back(), 1.0f);
+    }
+    EXPECT_FALSE(ui::makePresetMask(ui::MaskPreset::SobelX, 2, 0).ok()) << "a derivative needs a neighbour";
+}
+
+TEST(Inputs, BuiltInsLoadAtTheAskedSize) {
+    ui::InputSpec spec;
+    spec.source = ui::InputSource::BookOneToSeven;
+    EXPECT_EQ(ui::loadInput(spec, 1)->data, (std::vector<float>{1, 2, 3, 4, 5, 6, 7}));
+    spec.source = ui::InputSource::BookShort;
+    EXPECT_EQ(ui::loadInput(spec, 1)->data, (std::vector<float>{4, 1, 3, 2, 3}));
+    for (auto source : {ui::InputSource::Photo, ui::InputSource::Checkerboard, ui::InputSource::Gradient}) {
+        spec.source = source;
+        spec.width = 40;
+        spec.height = 24;
+        spec.length = 100;
+        const Image picture = *ui::loadInput(spec, 2);
+        EXPECT_EQ(picture.width, 40);
+        EXPECT_EQ(picture.height, 24);
+        EXPECT_EQ(picture.rank, 2);
+        const Image row = *ui::loadInput(spec, 1);
+        EXPECT_EQ(row.rank, 1) << "a 1D kernel gets the middle row";
+        EXPECT_EQ(row.width, 100);
+        EXPECT_EQ(ui::predictedShape(spec, 2)->width, 40);
+        for (float v : picture.data) {
+            EXPECT_GE(v, 0.0f);
+            EXPECT_LE(v, 1.0f);
+        }
+    }
+    spec.source = ui::InputSource::Checkerboard;
+    spec.width = spec.height = 16;
+    const Image board = *ui::loadInput(spec, 2);
+    for (float v : board.data)
+        EXPECT_TRUE(v == 0.0f || v == 1.0f) << "squares stay sharp";
+}
+
+TEST(Settings, RoundTripAndSurviveDamage) {
+    ui::Settings s;
+    s.lecture = true;
+    s.panels.device = false;
+    s.setup.kernel = "conv1d_tiled";
+    s.setup.preset = ui::MaskPreset::Custom;
+    s.setup.radius = 1;
+    s.setup.customValues = {1, -2, 1};
+    s.setup.input.source = ui::InputSource::File;
+    s.setup.input.path = "/tmp/a picture.png";
+    auto back = ui::settingsFromJson(ui::settingsToJson(s));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->lecture, true);
+    EXPECT_EQ(back->panels.device, false);
+    EXPECT_EQ(back->setup, s.setup);
+
+    EXPECT_FALSE(ui::settingsFromJson("{ not json").ok());
+    // Wrong types and unknown names keep the defaults.
+    auto odd = ui::settingsFromJson(R"({"lecture": "yes", "setup": {"kernel": "conv9d", "radius": 99, "block": -3}})");
+    ASSERT_TRUE(odd.ok());
+    EXPECT_FALSE(odd->lecture);
+    EXPECT_EQ(odd->setup.kernel, ui::SetupState{}.kernel);
+    EXPECT_EQ(odd->setup.radius, kMaxRadius);
+    EXPECT_EQ(odd->setup.block, 1);
+}
+
+TEST(Colormaps, LightnessCarriesTheValue) {
+    // Sequential: lighter with every step; diverging: lightest at zero and
+    // equally dark at both ends.
+    float previous = -1.0f;
+    for (int i = 0; i < gfx::kColormapSize; i += 5) {
+        const float l = gfx::luminance(gfx::colormapColour(gfx::ColorMap::Sequential, i / 255.0f));
+        EXPECT_GT(l, previous) << "entry " << i;
+        previous = l;
+    }
+    const float zero = gfx::luminance(gfx::colormapColour(gfx::ColorMap::Diverging, 0.5f));
+    const float low = gfx::luminance(gfx::colormapColour(gfx::ColorMap::Diverging, 0.0f));
+    const float high = gfx::luminance(gfx::colormapColour(gfx::ColorMap::Diverging, 1.0f));
+    EXPECT_GT(zero, 0.85f);
+    EXPECT_LT(low, 0.25f);
+    EXPECT_LT(high, 0.25f);
+    EXPECT_NEAR(low, high, 0.08f);
+}
+
+// [SECTION] The app, drawn
+
+class UiTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const char* display = std::getenv("DISPLAY");
+        if (!display || !*display)
+            GTEST_SKIP() << "no X display: run under xvfb-run";
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        m_dir = fs::temp_directory_path() /
+                ("tilescope_ui_test_" + std::to_string(::getpid()) + "_" + std::string(info->name()));
+        fs::remove_all(m_dir);
+        fs::create_directories(m_dir);
+    }
+    void TearDown() override {
+        if (!m_dir.empty() && !HasFailure())
+            fs::remove_all(m_dir);
+    }
+
+    // Runs `tilescope <arguments>`; returns its exit code, stdout in `out`.
+    int run(const std::string& arguments, std::string* out = nullptr, std::string* errors = nullptr) {
+        const fs::path stdoutFile = m_dir / "stdout.txt", stderrFile = m_dir / "stderr.txt";
+        // Mesa's drivers leave a few kilobytes unfreed at exit (a GLFW window
+        // and a draw, nothing of ours, show the same 5,563 bytes), so in
+        // sanitizer builds the app's own leak check would fail every run.
+        const std::string command = std::string("ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" '") + TILESCOPE_BINARY +
+                                    "' " + arguments + " > '" + stdoutFile.string() + "' 2> '" + stderrFile.string() +
+                                    "'";
+        const int status = std::system(command.c_str());
+        if (out)
+            *out = slurp(stdoutFile);
+        if (errors)
+            *errors = slurp(stderrFile);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+
+    // A screenshot at 1280 x 800 on the CPU backend (the same on every machine).
+    Screenshot screenshot(const std::string& arguments) {
+        Screenshot shot;
+        const fs::path png = m_dir / "shot.png", layout = m_dir / "shot.json";
+        shot.exitCode = run("screenshot --backend cpu --size 1280x800 --out '" + png.string() + "' --layout '" +
+                                layout.string() + "' " + arguments,
+                            nullptr, &shot.errors);
+        if (shot.exitCode != 0)
+            return shot;
+        auto picture = io::readImageFile(png);
+        EXPECT_TRUE(picture.ok()) << (picture ? "" : picture.error().message);
+        if (picture)
+            shot.picture = std::move(*picture);
+        shot.layout = json::parse(slurp(layout));
+        return shot;
+    }
+
+    fs::path dir() const { return m_dir; }
+
+private:
+    static std::string slurp(const fs::path& file) {
+        std::ifstream in(file);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    fs::path m_dir;
+};
+
+// [SECTION] The legend
+
+TEST_F(UiTest, LegendIsAtTheBottomWithAColourBarPerImage) {
+    const Screenshot shot = screenshot("--input-size 16x16");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    ASSERT_EQ(shot.picture.width, 1280);
+    ASSERT_EQ(shot.picture.height, 800);
+    const Rect legend = shot.rect("legend");
+    EXPECT_NEAR(legend.y1, 800.0f, 1.0f) << "the legend sits on the bottom edge";
+    EXPECT_NEAR(legend.width(), 1280.0f, 1.0f) << "and spans the window";
+    for (const char* bar : {"legend.bar.0", "legend.bar.1"}) {
+        EXPECT_GE(shot.rect(bar).y0, legend.y0);
+        // The photograph and its blur are non-negative: the sequential map.
+        expectBar(shot, bar, gfx::ColorMap::Sequential);
+    }
+    EXPECT_EQ(shot.text("legend.bar.0"), "Input N");
+    EXPECT_EQ(shot.text("legend.bar.1"), "Output P");
+}
+
+// [SECTION] The result images
+
+// Identity on a checkerboard: the output is the input, 0 and 1, so every
+// cell of P has the first or the last colour of the sequential map.
+TEST_F(UiTest, OutputCellsHaveTheirValuesColour) {
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --block 8 --builtin checkerboard --input-size 16x16 --preset identity --radius 1");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    const Rect out = shot.rect("result.output");
+    const float cell = out.width() / 16.0f;
+    EXPECT_NEAR(out.height() / 16.0f, cell, 0.5f) << "cells are square";
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x) {
+            // The asset is 8 x 8 one-pixel squares, repeated to 16 x 16.
+            const float value = static_cast<float>((x / 2 + y / 2) % 2);
+            // Off the centre (where a label may be) and off the cell lines.
+            const gfx::Rgb8 seen = shot.pixel(out.x0 + (x + 0.25f) * cell, out.y0 + (y + 0.25f) * cell);
+            EXPECT_TRUE(near(seen, gfx::colormapColour(gfx::ColorMap::Sequential, value)))
+                << "P[" << y << "][" << x << "]";
+        }
+}
+
+// Sobel x on the gradient: signed output, drawn with the diverging map
+// symmetric about zero; each cell's colour follows from the reference.
+TEST_F(UiTest, SignedOutputUsesTheDivergingMap) {
+    const Screenshot shot =
+        screenshot("--kernel conv2d_basic --builtin gradient --input-size 12x12 --preset sobel-x --radius 1");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+
+    ui::InputSpec spec;
+    spec.source = ui::InputSource::Gradient;
+    spec.width = spec.height = 12;
+    auto input = ui::loadInput(spec, 2);
+    ASSERT_TRUE(input.ok());
+    auto mask = ui::makePresetMask(ui::MaskPreset::SobelX, 2, 1);
+    ASSERT_TRUE(mask.ok());
+    const std::vector<double> expected = reference::convolve(*input, *mask);
+    double largest = 0;
+    for (double v : expected)
+        largest = std::max(largest, std::abs(v));
+    ASSERT_GT(largest, 0.0);
+
+    const Rect out = shot.rect("result.output");
+    const float cell = out.width() / 12.0f;
+    for (int y = 0; y < 12; ++y)
+        for (int x = 0; x < 12; ++x) {
+            const float v = static_cast<float>(expected[static_cast<std::size_t>(y) * 12 + x]);
+            const gfx::Rgb8 want = gfx::colourOfValue(gfx::ColorMap::Diverging, v, static_cast<float>(-largest),
+                                                      static_cast<float>(largest));
+            const gfx::Rgb8 seen = shot.pixel(out.x0 + (x + 0.2f) * cell, out.y0 + (y + 0.2f) * cell);
+            EXPECT_TRUE(near(seen, want)) << "P[" << y << "][" << x << "] = " << v;
+        }
+    // The gradient's legend bar is sequential, the output's diverging.
+    expectBar(shot, "legend.bar.0", gfx::ColorMap::Sequential);
+    expectBar(shot, "legend.bar.1", gfx::ColorMap::Diverging);
+}
+
+// The book's 1D example: N = 1..7 with 3 4 5 4 3 gives P[2] = 57.
+TEST_F(UiTest, OneDimensionalArraysLineUpCellForCell) {
+    const Screenshot shot = screenshot("--kernel conv1d_basic --builtin book-1-7 --preset book-1d");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    const Rect in = shot.rect("result.input"), out = shot.rect("result.output");
+    EXPECT_NEAR(in.x0, out.x0, 0.5f);
+    EXPECT_NEAR(in.width(), out.width(), 0.5f) << "P[i] sits under N[i]";
+    EXPECT_NEAR(in.width() / 7.0f, in.height(), 0.5f) << "one row of seven square cells";
+    EXPECT_NE(shot.text("result.status").find("Largest difference"), std::string::npos);
+}
+
+// [SECTION] Problems are shown, not fatal
+
+TEST_F(UiTest, MissingInputFileShowsAMessageInPlace) {
+    const fs::path missing = dir() / "no such picture.png";
+    const Screenshot shot = screenshot("--input '" + missing.string() + "'");
+    ASSERT_EQ(shot.exitCode, 0) << "the app shows the problem instead of exiting: " << shot.errors;
+    ASSERT_TRUE(shot.has("setup.problem.input"));
+    EXPECT_NE(shot.text("setup.problem.input").find("does not exist"), std::string::npos)
+        << shot.text("setup.problem.input");
+    // The message's bar at its left is drawn in the error colour.
+    const Rect r = shot.rect("setup.problem.input");
+    ASSERT_GT(r.height(), 5.0f);
+    EXPECT_TRUE(near(shot.pixel(r.x0 + 0.5f, (r.y0 + r.y1) / 2), {0xFF, 0x8A, 0x5C}, 4));
+    EXPECT_TRUE(shot.has("result.problem.input"));
+}
+
+TEST_F(UiTest, ImpossibleBlockIsExplainedWithThePlannersWords) {
+    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --preset box --radius 3 --block 5");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    const std::string message = shot.text("setup.problem.plan");
+    EXPECT_NE(message.find("OUT_TILE_DIM = 5 - 2*3 = -1"), std::string::npos) << message;
+    EXPECT_NE(message.find("block edge of 7 or more"), std::string::npos) << message;
+    EXPECT_TRUE(shot.has("result.problem"));
+    EXPECT_FALSE(shot.has("result.output")) << "nothing ran";
+}
+
+TEST_F(UiTest, BadMaskFileIsShownNextToTheMask) {
+    const fs::path mask = dir() / "even.txt";
+    std::ofstream(mask) << "1 1\n1 1\n";
+    const Screenshot shot = screenshot("--mask '" + mask.string() + "'");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_NE(shot.text("setup.problem.maskfile").find("even"), std::string::npos)
+        << shot.text("setup.problem.maskfile");
+}
+
+TEST_F(UiTest, UnknownNamesOnTheCommandLineAreRefused) {
+    std::string errors;
+    EXPECT_EQ(run("screenshot --out x.png --preset blurry", nullptr, &errors), 2);
+    EXPECT_NE(errors.find("unknown --preset 'blurry'"), std::string::npos) << errors;
+    EXPECT_EQ(run("screenshot --out x.png --compare conv1d_basic", nullptr, &errors), 2);
+    EXPECT_NE(errors.find("same dimension"), std::string::npos) << errors;
+}
+
+// [SECTION] Lecture-hall mode, the view options, persistence, the benchmark
+
+TEST_F(UiTest, LectureModeIsLargerAndDarkOnLight) {
+    const Screenshot everyday = screenshot("--input-size 16x16");
+    const Screenshot lecture = screenshot("--input-size 16x16 --lecture");
+    ASSERT_EQ(everyday.exitCode, 0) << everyday.errors;
+    ASSERT_EQ(lecture.exitCode, 0) << lecture.errors;
+    const Rect small = everyday.rect("legend"), large = lecture.rect("legend");
+    EXPECT_GT(large.height(), small.height() * 1.3f) << "larger type";
+    // The legend's background, just inside its frame: white against dark.
+    const gfx::Rgb8 light = lecture.pixel(large.x0 + 6, large.y0 + 6);
+    const gfx::Rgb8 dark = everyday.pixel(small.x0 + 6, small.y0 + 6);
+    EXPECT_TRUE(near(light, {255, 255, 255}, 2));
+    EXPECT_LT(gfx::luminance(dark), 0.05f);
+}
+
+TEST_F(UiTest, ViewOptionsAreAcceptedAndKept) {
+    const Screenshot shot = screenshot("--input-size 16x16 --select 3,2 --step 10 --compare conv2d_basic");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_NE(shot.errors.find("not built yet"), std::string::npos) << "the user is told: " << shot.errors;
+}
+
+TEST_F(UiTest, HelpOverlayListsTheShortcuts) {
+    const Screenshot shot = screenshot("--input-size 16x16 --panels setup,result,help");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    const Rect help = shot.rect("help");
+    EXPECT_GT(help.width(), 100.0f);
+    EXPECT_FALSE(shot.has("result.problem"));
+}
+
+TEST_F(UiTest, AppOpensOnTheDemoAndRemembersItsSettings) {
+    const fs::path config = dir() / "config";
+    ASSERT_EQ(run("--frames 10 --lecture --config-dir '" + config.string() + "'"), 0);
+    ASSERT_TRUE(fs::exists(config / "settings.json"));
+    EXPECT_TRUE(fs::exists(config / "imgui.ini"));
+    auto read = [&] { return json::parse(std::ifstream(config / "settings.json")); };
+    EXPECT_EQ(read()["lecture"], true);
+    EXPECT_EQ(read()["setup"]["kernel"], "conv2d_tiled_in") << "the demo";
+
+    // A second start without --lecture keeps the saved choice.
+    ASSERT_EQ(run("--frames 5 --config-dir '" + config.string() + "'"), 0);
+    EXPECT_EQ(read()["lecture"], true);
+
+    // A damaged settings file is reported and ignored, not fatal.
+    std::ofstream(config / "settings.json") << "{ not json";
+    EXPECT_EQ(run("--frames 5 --config-dir '" + config.string() + "'"), 0);
+}
+
+TEST_F(UiTest, UiBenchPrintsMedianAndWorstFrameTimes) {
+    std::string out;
+    ASSERT_EQ(run("ui-bench --frames 20 --backend cpu --input-size 16x16", &out), 0);
+    double median = -1, worst = -1;
+    const auto at = out.find("median");
+    ASSERT_NE(at, std::string::npos) << out;
+    ASSERT_EQ(std::sscanf(out.c_str() + at, "median %lf ms, worst %lf ms", &median, &worst), 2) << out;
+    EXPECT_GT(median, 0.0);
+    EXPECT_GE(worst, median);
+}
+
+}  // namespace
+}  // namespace tilescope::test
