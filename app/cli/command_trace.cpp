@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "io/files.hpp"
+#include "trace/chrome_trace.hpp"
 #include "cli/options.hpp"
 #include "trace/trace_io.hpp"
 #include "trace/trace_select.hpp"
@@ -27,6 +29,7 @@ struct TraceOptions {
     std::size_t eventBudget = 20'000'000;
     std::string out;
     std::string format = "auto";
+    std::string chrome;  // also export the hardware record (GPU runs) for Perfetto
 };
 
 int runTrace(const TraceOptions& o) {
@@ -48,6 +51,11 @@ int runTrace(const TraceOptions& o) {
     if (!result->trace)
         return fail(Error{ExitCode::Internal, "the run returned no trace"});
     const Trace& trace = *result->trace;
+    // Refuse before writing anything, so that a failed request leaves no file.
+    if (!o.chrome.empty() && trace.hardware.empty())
+        return fail(Error{ExitCode::BackendUnavailable,
+                          "--chrome shows which SM ran each block and when, which only a GPU run records; this run "
+                          "used the CPU executor (" + result->backendReason + ")"});
 
     const TraceFormat requested = o.format == "json"     ? TraceFormat::Json
                                   : o.format == "binary" ? TraceFormat::Binary
@@ -55,6 +63,12 @@ int runTrace(const TraceOptions& o) {
     auto written = writeTrace(trace, o.out, requested);
     if (!written)
         return fail(written.error());
+    if (!o.chrome.empty()) {
+        const std::string json = chromeTraceJson(trace);
+        Status chrome = io::writeFileAtomic(o.chrome, std::span(reinterpret_cast<const unsigned char*>(json.data()),
+                                                                json.size()));
+        if (!chrome) return fail(chrome.error());
+    }
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(o.out, ec);
     const std::size_t events = trace.eventCount();
@@ -74,6 +88,7 @@ int runTrace(const TraceOptions& o) {
     j["bytes"] = ec ? 0 : bytes;
     j["bytes_per_event"] = events > 0 && !ec ? static_cast<double>(bytes) / static_cast<double>(events) : 0.0;
     j["traced_blocks"] = trace.blocks.size();
+    if (!o.chrome.empty()) j["chrome"] = o.chrome;
     Json list = Json::array();
     for (const BlockEvents& b : trace.blocks)
         list.push_back({b.block.x, b.block.y});
@@ -98,6 +113,9 @@ Command addTraceCommand(CLI::App& app) {
     c->add_option("--out,-o", options->out, "the trace file (.json, .tstrace, or any name)")->required();
     c->add_option("--format", options->format, "auto (by the file name, else JSON up to 100000 events), json or binary")
         ->check(CLI::IsMember({"auto", "json", "binary"}));
+    c->add_option("--chrome", options->chrome,
+                  "also write which SM ran each block and when, in the Chrome trace format (open it in Perfetto); "
+                  "GPU runs only");
     return Command{c, [options] { return runTrace(*options); }};
 }
 
