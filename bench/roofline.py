@@ -60,7 +60,7 @@ def with_matplotlib(device, peak, copy_gbps, points, output):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(11, 7), dpi=120)
+    fig, ax = plt.subplots(figsize=(14, 7), dpi=110)
     xs = [p[3] for p in points]
     lo, hi = min(xs) / 2, max(max(xs) * 2, (peak / copy_gbps) * 4 if copy_gbps else 100)
     grid = [lo * (hi / lo) ** (i / 200) for i in range(201)]
@@ -92,7 +92,7 @@ def with_matplotlib(device, peak, copy_gbps, points, output):
     ax.set_title("Roofline, %s: chapter-7 kernels, conv2d_fast and peers (8192x8192 and 2^26, float32)" % device,
                  fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.tight_layout()
     fig.savefig(output)
 
