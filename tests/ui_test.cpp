@@ -28,7 +28,9 @@
 #include "gfx/colormap.hpp"
 #include "io/files.hpp"
 #include "io/image_file.hpp"
+#include "api/runner.hpp"
 #include "reference/reference.hpp"
+#include "trace/trace_index.hpp"
 #include "ui/inputs.hpp"
 #include "ui/masks.hpp"
 #include "ui/runner.hpp"
@@ -552,10 +554,12 @@ TEST_F(UiTest, LectureModeIsLargerAndDarkOnLight) {
     EXPECT_LT(gfx::luminance(dark), 0.05f);
 }
 
-TEST_F(UiTest, ViewOptionsAreAcceptedAndKept) {
+TEST_F(UiTest, ViewOptionsAreAcceptedAndDrawn) {
     const Screenshot shot = screenshot("--input-size 16x16 --select 3,2 --step 10 --compare conv2d_basic");
     ASSERT_EQ(shot.exitCode, 0) << shot.errors;
-    EXPECT_NE(shot.errors.find("not built yet"), std::string::npos) << "the user is told: " << shot.errors;
+    EXPECT_EQ(shot.errors.find("not built yet"), std::string::npos) << shot.errors;
+    EXPECT_TRUE(shot.has("grid.cell0")) << "the step-through views draw them";
+    EXPECT_TRUE(shot.has("threads.cell0"));
 }
 
 TEST_F(UiTest, HelpOverlayListsTheShortcuts) {
@@ -593,6 +597,149 @@ TEST_F(UiTest, UiBenchPrintsMedianAndWorstFrameTimes) {
     ASSERT_EQ(std::sscanf(out.c_str() + at, "median %lf ms, worst %lf ms", &median, &worst), 2) << out;
     EXPECT_GT(median, 0.0);
     EXPECT_GE(worst, median);
+}
+
+// [SECTION] The step-through views, checked against the trace model
+
+// The demo's launch (conv2d_tiled_in, Figure 7.4's 5x5 mask, 16x16 blocks,
+// 64x64 input), traced for one block here, so that the test knows what the
+// app must draw: which cells are ghosts or halo, what each thread is doing.
+// The input's values do not change any of that.
+struct DemoTrace {
+    std::unique_ptr<TraceModel> model;
+    const BlockReplay* replay = nullptr;
+};
+
+DemoTrace traceDemoBlock(Dim3 block) {
+    DemoTrace demo;
+    Image input = Image::planar(64, 64, 1);
+    for (std::size_t i = 0; i < input.data.size(); ++i)
+        input.data[i] = static_cast<float>(i % 7);
+    const Mask mask = *ui::makePresetMask(ui::MaskPreset::Figure7_4, 2, 2);
+    RunRequest request;
+    request.kernel = "conv2d_tiled_in";
+    request.input = &input;
+    request.mask = &mask;
+    request.block = 16;
+    request.backend = Backend::Cpu;
+    request.trace = true;
+    request.traceBlocks = {block};
+    auto result = runKernel(request);
+    EXPECT_TRUE(result.ok()) << (result ? "" : result.error().message);
+    if (!result || !result->trace)
+        return demo;
+    demo.model = std::make_unique<TraceModel>(std::move(*result->trace));
+    if (auto b = demo.model->findBlock(block))
+        demo.replay = &demo.model->block(*b);
+    return demo;
+}
+
+// The everyday palette (theme.cpp): Okabe-Ito.
+constexpr gfx::Rgb8 kGhost{0xCC, 0x79, 0xA7};
+constexpr gfx::Rgb8 kHalo{0xE6, 0x9F, 0x00};
+constexpr gfx::Rgb8 kSwitchedOff{0x8C, 0x8C, 0x8C};
+constexpr gfx::Rgb8 kComputing{0x00, 0x9E, 0x73};
+
+// --step S shows the block after S lockstep steps: this S is a few steps
+// into the computing phase (after the barrier that ends the tile load).
+long long computeStep(const BlockReplay& replay) {
+    return static_cast<long long>(replay.stepAt(replay.phaseBegin(1))) + 3;
+}
+
+TEST_F(UiTest, CornerBlockOfTiledInShowsGhostsAndHaloWhereTheTraceSaysSo) {
+    const DemoTrace demo = traceDemoBlock({0, 0, 0});
+    ASSERT_NE(demo.replay, nullptr);
+    const BlockReplay& replay = *demo.replay;
+    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --block 16 "
+                                       "--preset fig-7.4 --select 0,0 --step " +
+                                       std::to_string(computeStep(replay)));
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    const Rect cell0 = shot.rect("grid.cell0");
+    const float cell = cell0.width();
+    ASSERT_GE(cell, 12.0f) << "the grid zooms to the selected block";
+    const Rect view = shot.rect("grid.view");
+    auto at = [&](int x, int y, float u, float v) {
+        return std::pair{cell0.x0 + (static_cast<float>(x) + u) * cell, cell0.y0 + (static_cast<float>(y) + v) * cell};
+    };
+    auto visible = [&](std::pair<float, float> p) {
+        return p.first > view.x0 && p.first < view.x1 && p.second > view.y0 && p.second < view.y1;
+    };
+    const BlockGeometry& g = replay.geometry();
+    int ghosts = 0, halos = 0;
+    for (int y = g.footprint.y0; y < g.footprint.y1; ++y)
+        for (int x = g.footprint.x0; x < g.footprint.x1; ++x) {
+            const CellKind kind = replay.cellKind(x, y);
+            if (kind == CellKind::Ghost) {
+                // conv2d_tiled_in stores 0 for every ghost cell of its tile.
+                EXPECT_EQ(replay.ghostHandling(x, y), GhostHandling::StoredZero) << x << "," << y;
+                const auto p = at(x, y, 0.2f, 0.5f);
+                ASSERT_TRUE(visible(p)) << "ghost cell " << x << "," << y << " is in view";
+                EXPECT_TRUE(near(shot.pixel(p.first, p.second), kGhost)) << "ghost cell " << x << "," << y;
+                ++ghosts;
+            } else if (kind == CellKind::Halo && y >= 1 && y < g.computed.y1 - 1) {
+                // The band round a halo cell, at its bottom edge (away from the tiles' outlines).
+                const auto p = at(x, y, 0.5f, 0.86f);
+                ASSERT_TRUE(visible(p));
+                EXPECT_TRUE(near(shot.pixel(p.first, p.second), kHalo)) << "halo cell " << x << "," << y;
+                ++halos;
+            } else if (kind == CellKind::Internal && x >= 3 && x < 10 && y >= 3 && y < 10) {
+                // Inside the output tile: neither colour.
+                const auto p = at(x, y, 0.5f, 0.86f);
+                EXPECT_FALSE(near(shot.pixel(p.first, p.second), kHalo, 30)) << "internal cell " << x << "," << y;
+            }
+        }
+    EXPECT_EQ(ghosts, 16 * 16 - 14 * 14) << "the corner block's two ghost rows and columns";
+    EXPECT_GT(halos, 10);
+}
+
+TEST_F(UiTest, EdgeThreadsOfTiledInAreSwitchedOffInTheThreadView) {
+    const DemoTrace demo = traceDemoBlock({1, 1, 0});
+    ASSERT_NE(demo.replay, nullptr);
+    const BlockReplay& replay = *demo.replay;
+    const long long step = computeStep(replay);
+    const Cursor cursor = replay.step(static_cast<std::uint32_t>(step - 1)).end;
+    // Output (12,12) belongs to block (1,1) (OUT_TILE_DIM = 12).
+    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --block 16 "
+                                       "--preset fig-7.4 --select 13,13 --step " +
+                                       std::to_string(step));
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    const Rect cell0 = shot.rect("threads.cell0");
+    const int columns = std::stoi(shot.text("threads.cell0"));
+    ASSERT_EQ(columns, 16);
+    const float cell = cell0.width();
+    ASSERT_GE(cell, 6.0f);
+    int switchedOff = 0, computing = 0;
+    for (unsigned t = 0; t < replay.threadCount(); ++t) {
+        const float x = cell0.x0 + (static_cast<float>(t % 16) + 0.3f) * cell;
+        const float y = cell0.y0 + (static_cast<float>(t / 16) + 0.35f) * cell;
+        const ThreadState state = replay.threadState(t, cursor);
+        const Dim3 c = replay.threadCoords(t);
+        const bool edge = c.x < 2 || c.x >= 14 || c.y < 2 || c.y >= 14;
+        if (state == ThreadState::SwitchedOff) {
+            EXPECT_TRUE(edge) << "only the r threads at each edge are switched off: " << c.x << "," << c.y;
+            EXPECT_TRUE(near(shot.pixel(x, y), kSwitchedOff)) << "thread " << c.x << "," << c.y;
+            ++switchedOff;
+        } else if (state == ThreadState::Computing) {
+            EXPECT_TRUE(near(shot.pixel(x, y), kComputing)) << "thread " << c.x << "," << c.y;
+            ++computing;
+        }
+    }
+    EXPECT_EQ(switchedOff, 16 * 16 - 12 * 12) << "every edge thread, at a step of the computing phase";
+    EXPECT_GT(computing, 0);
+}
+
+TEST_F(UiTest, SteppingThroughAWholeTraceWithEveryPanelOpen) {
+    const std::string panels = "--panels setup,result,device,help,grid,threads,shared,output,source,counts";
+    // A picture at the end of the trace...
+    const Screenshot shot =
+        screenshot("--input-size 32x32 --select 20,5 --step 1000000 --compare conv2d_basic " + panels);
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_TRUE(shot.has("grid.cell0"));
+    EXPECT_TRUE(shot.has("shared.cell0"));
+    // ...and every step on the way, one a frame.
+    std::string out;
+    ASSERT_EQ(run("ui-bench --frames 120 --step-every 1 --backend cpu --input-size 32x32 " + panels, &out), 0) << out;
+    EXPECT_NE(out.find("(the end)"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -32,6 +32,8 @@ std::string keys(auto range) {
 
 // [SECTION] The options that put the app in a state
 
+constexpr const char* kPanelNames = "setup, result, device, help, grid, threads, shared, output, source, counts";
+
 struct StateOptions {
     KernelOptions run;      // --kernel, --input, --mask, --radius, --block, --backend, --what-if
     std::string builtin;    // a built-in input instead of --input
@@ -52,6 +54,7 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
     command.remove_option(command.get_option("--size"));
     command.remove_option(command.get_option("--seed"));
     command.get_option("--kernel")->required(false)->description("kernel name (tilescope list); default: the demo's");
+    command.get_option("--radius")->description("the mask's radius, with --preset (alone: a box blur, as `run` makes)");
     auto* builtin = command.add_option("--builtin", o.builtin,
                                        "a built-in input: " + keys(ui::inputSources()) + " (default: the demo's)");
     builtin->excludes(command.get_option("--input"));
@@ -65,7 +68,7 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
     command.add_option("--compare", o.compare, "a second kernel to compare with, side by side");
     command.add_flag("--lecture", o.lecture, "lecture-hall mode: large type, thick lines, high contrast");
     command.add_option("--size", o.windowSize, "the window's size in pixels, WxH (default 1600x900)");
-    command.add_option("--panels", o.panels, "panels to show, comma-separated: setup,result,device,help");
+    command.add_option("--panels", o.panels, std::string("panels to show, comma-separated: ") + kPanelNames);
 }
 
 Result<std::pair<int, int>> parsePair(const std::string& text, char separator, const char* what) {
@@ -178,7 +181,7 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         options.lecture = true;
 
     if (!o.panels.empty()) {
-        ui::PanelVisibility panels{false, false, false, false};
+        ui::PanelVisibility panels{false, false, false, false, false, false, false, false, false, false};
         std::size_t start = 0;
         while (start <= o.panels.size()) {
             const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());
@@ -191,22 +194,25 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
                 panels.device = true;
             else if (name == "help")
                 panels.help = true;
+            else if (name == "grid")
+                panels.grid = true;
+            else if (name == "threads")
+                panels.threads = true;
+            else if (name == "shared")
+                panels.shared = true;
+            else if (name == "output")
+                panels.output = true;
+            else if (name == "source")
+                panels.source = true;
+            else if (name == "counts")
+                panels.counts = true;
             else
-                return badInput("unknown panel '" + name + "' in --panels (setup, result, device, help)");
+                return badInput("unknown panel '" + name + "' in --panels (" + kPanelNames + ")");
             start = end + 1;
         }
         options.panels = panels;
     }
     return options;
-}
-
-// The step-through views (issue 4, second half) will draw these; until then
-// they are parsed, checked and kept in the app's ViewState, and the user is told.
-void noteUnusedViewOptions(const ui::AppOptions& options) {
-    if (options.view.selectedOutput || options.view.step || !options.view.compareKernel.empty())
-        std::fprintf(stderr,
-                     "tilescope: note: --select, --step and --compare are kept in the app's state, but the "
-                     "step-through views that draw them are not built yet\n");
 }
 
 // [SECTION] The commands
@@ -224,6 +230,7 @@ struct AppCommandState {
     StateOptions bench;
     int benchFrames = 300;
     int recomputeEvery = 0;
+    int stepEvery = 0;
 };
 
 int runApp(const AppCommandState& state) {
@@ -243,7 +250,6 @@ int runScreenshot(const AppCommandState& state) {
         return fail(options.error());
     options->screenshot = state.out;
     options->layoutJson = state.layout;
-    noteUnusedViewOptions(*options);
     ui::App app(std::move(*options));
     return app.run();
 }
@@ -254,6 +260,7 @@ int runBench(const AppCommandState& state) {
         return fail(options.error());
     options->frames = state.benchFrames;
     options->recomputeEvery = state.recomputeEvery;
+    options->stepEvery = state.stepEvery;
     ui::App app(std::move(*options));
     return app.run();
 }
@@ -283,6 +290,10 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     bench
         ->add_option("--recompute-every", state->recomputeEvery,
                      "re-run the kernel every K frames, to time frames that take in new results")
+        ->check(CLI::NonNegativeNumber);
+    bench
+        ->add_option("--step-every", state->stepEvery,
+                     "step the trace forward every K frames (with the step-through views open), to time stepping")
         ->check(CLI::NonNegativeNumber);
 
     // One command that dispatches: this file's subcommands are not pushed

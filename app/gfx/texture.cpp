@@ -89,7 +89,8 @@ ColorMapper::~ColorMapper() {
         glDeleteFramebuffers(1, &m_framebuffer);
 }
 
-void ColorMapper::render(const Texture& values, bool rgb, ColorMap map, float low, float high, const Texture& target) {
+void ColorMapper::render(const Texture& values, bool rgb, ColorMap map, float low, float high, const Texture& target,
+                         bool mipmaps) {
     GLint previousFramebuffer = 0;
     GLint previousViewport[4] = {};
     GLint previousProgram = 0;
@@ -118,9 +119,10 @@ void ColorMapper::render(const Texture& values, bool rgb, ColorMap map, float lo
     glBindVertexArray(0);
     glActiveTexture(GL_TEXTURE0);
 
-    // Smaller copies for when a large image is drawn small (no shimmering).
-    glBindTexture(GL_TEXTURE_2D, target.id());
-    glGenerateMipmap(GL_TEXTURE_2D);
+    if (mipmaps) {
+        glBindTexture(GL_TEXTURE_2D, target.id());
+        glGenerateMipmap(GL_TEXTURE_2D);
+    }
 
     glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previousFramebuffer));
     glViewport(previousViewport[0], previousViewport[1], previousViewport[2], previousViewport[3]);
@@ -143,9 +145,11 @@ Status ColorMappedImage::setData(int width, int height, int channels, const floa
     const Texture::Format format =
         channels == 1 ? Texture::Format{GL_R32F, GL_RED, GL_FLOAT} : Texture::Format{GL_RGB32F, GL_RGB, GL_FLOAT};
     m_values = Texture(format, width, height, data, GL_NEAREST, GL_NEAREST);
-    if (m_colours.width() != width || m_colours.height() != height)
-        m_colours =
-            Texture({GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE}, width, height, nullptr, GL_LINEAR_MIPMAP_LINEAR, GL_NEAREST);
+    if (m_colours.width() != width || m_colours.height() != height) {
+        m_mipmaps = width > kMipmapEdge || height > kMipmapEdge;
+        m_colours = Texture({GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE}, width, height, nullptr,
+                            m_mipmaps ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST, GL_NEAREST);
+    }
     m_channels = channels;
     m_stale = true;
     return success();
@@ -170,7 +174,7 @@ GLuint ColorMappedImage::texture(ColorMapper& mapper) {
     if (m_values.empty())
         return 0;
     if (m_stale) {
-        mapper.render(m_values, m_channels == 3, m_map, m_low, m_high, m_colours);
+        mapper.render(m_values, m_channels == 3, m_map, m_low, m_high, m_colours, m_mipmaps);
         m_stale = false;
     }
     return m_colours.id();

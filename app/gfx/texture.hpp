@@ -61,8 +61,10 @@ public:
 
     // Draws `values` (R32F or RGB32F, same size as `target`) into `target`
     // (RGBA8). rgb: show three channels as colour instead of using the map.
-    // Leaves the framebuffer binding and viewport as it found them.
-    void render(const Texture& values, bool rgb, ColorMap map, float low, float high, const Texture& target);
+    // mipmaps: also make the target's smaller copies. Leaves the framebuffer
+    // binding and viewport as it found them.
+    void render(const Texture& values, bool rgb, ColorMap map, float low, float high, const Texture& target,
+                bool mipmaps);
 
     // The 256 x 1 colour map itself, for colour bars in the legend.
     const Texture& colormapTexture(ColorMap map) const {
@@ -80,8 +82,13 @@ private:
 };
 
 // An image (or 1D array, height 1) of floats shown through a colour map.
+// Images larger than kMipmapEdge are usually drawn smaller than they are, so
+// they get mipmaps (no shimmer); smaller ones are drawn magnified, as sharp
+// cells, where mipmaps would only cost time (a software renderer feels it).
 class ColorMappedImage {
 public:
+    static constexpr int kMipmapEdge = 512;
+
     // Rows top to bottom, channels interleaved; 1 or 3 channels. Fails when
     // the image is larger than the OpenGL's largest texture.
     Status setData(int width, int height, int channels, const float* data);
@@ -103,6 +110,7 @@ private:
     Texture m_values;
     Texture m_colours;
     int m_channels = 1;
+    bool m_mipmaps = false;
     ColorMap m_map = ColorMap::Sequential;
     float m_low = 0.0f;
     float m_high = 1.0f;

@@ -30,6 +30,13 @@
 #include "ui/panel_legend.hpp"
 #include "ui/panel_result.hpp"
 #include "ui/panel_setup.hpp"
+#include "ui/panel_counts.hpp"
+#include "ui/panel_grid.hpp"
+#include "ui/panel_output.hpp"
+#include "ui/panel_shared.hpp"
+#include "ui/panel_source.hpp"
+#include "ui/panel_threads.hpp"
+#include "ui/trace_session.hpp"
 #include "ui/settings.hpp"
 
 namespace tilescope::ui {
@@ -44,6 +51,12 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+O", "type the path of an input file"},
     {"Ctrl+R", "put the panels back in their places"},
     {"Ctrl+Q", "quit"},
+    {"Space", "play or pause the step-through"},
+    {"Right / Left", "one step forward / back (at the chosen granularity)"},
+    {"PageDown / PageUp", "next / previous barrier phase"},
+    {"Home / End", "the start / the end of the block's trace"},
+    {"Down", "the selected thread's next event"},
+    {"Up", "granularity: step, warp, event"},
 };
 
 // Frames a screenshot waits after the result is in, for windows to take
@@ -137,6 +150,13 @@ Status App::open() {
     m_devicePanel = std::make_unique<DevicePanel>(*this);
     m_legend = std::make_unique<LegendPanel>(*this);
     m_help = std::make_unique<HelpPanel>(*this);
+    m_traceSession = std::make_unique<TraceSession>(*this);
+    m_gridPanel = std::make_unique<GridPanel>(*this);
+    m_threadsPanel = std::make_unique<ThreadsPanel>(*this);
+    m_sharedPanel = std::make_unique<SharedPanel>(*this);
+    m_outputPanel = std::make_unique<OutputPanel>(*this);
+    m_sourcePanel = std::make_unique<SourcePanel>(*this);
+    m_countsPanel = std::make_unique<CountsPanel>(*this);
     m_window->onDrop([this](const std::vector<std::string>& paths) {
         if (!paths.empty())
             openInputFile(paths.front());
@@ -153,6 +173,13 @@ void App::close() {
         return;
     saveSettingsIfChanged(true);
     m_runner.reset();  // joins the worker before anything it could wake goes away
+    m_countsPanel.reset();
+    m_sourcePanel.reset();
+    m_outputPanel.reset();
+    m_sharedPanel.reset();
+    m_threadsPanel.reset();
+    m_gridPanel.reset();  // its textures, while the OpenGL context lives
+    m_traceSession.reset();  // joins its runners
     m_help.reset();
     m_legend.reset();
     m_devicePanel.reset();
@@ -210,6 +237,8 @@ int App::run() {
         for (int i = 0; i < frames; ++i) {
             if (m_options.recomputeEvery > 0 && i % m_options.recomputeEvery == m_options.recomputeEvery - 1)
                 setup().whatIf = !setup().whatIf;  // any change re-runs; this one never makes the set-up invalid
+            if (m_options.stepEvery > 0 && i % m_options.stepEvery == 0)
+                m_traceSession->stepForward();
             const double start = seconds();
             m_window->pollEvents();
             frame();
@@ -230,6 +259,15 @@ int App::run() {
         if (m_options.recomputeEvery > 0)
             std::printf(", %d new results shown", results);
         std::printf("\n");
+        if (m_options.stepEvery > 0) {
+            const BlockReplay* replay = m_traceSession->replay();
+            if (replay)
+                std::printf("ui-bench: stepped the trace of block (%u,%u) to event %u of %u (%s)\n", replay->block().x,
+                            replay->block().y, m_traceSession->cursor(), replay->size(),
+                            m_traceSession->cursor() >= replay->size() ? "the end" : "not the end");
+            else
+                std::printf("ui-bench: no trace to step: %s\n", m_traceSession->status().c_str());
+        }
         return 0;
     }
 
@@ -252,6 +290,9 @@ int App::run() {
 
 bool App::settled() const {
     if (m_frame < 3 || m_runner->progress().busy)
+        return false;
+    // A picture of the step-through views waits for their trace.
+    if (stepThroughShown() && m_submittedId != 0 && !m_traceSession->settled())
         return false;
     return m_submittedId == 0 || outcomeIsCurrent();
 }
@@ -298,6 +339,8 @@ void App::frame() {
     handleShortcuts();
     drawMenuBar();
     updateCheckAndSubmit();
+    if (stepThroughShown())
+        m_traceSession->update();
     drawPanels();
     render();
     ++m_frame;
@@ -319,14 +362,15 @@ void App::applyThemeIfNeeded() {
 
 void App::handleShortcuts() {
     const ImGuiIO& io = ImGui::GetIO();
+    // Keys typed into a field are not shortcuts (there Esc undoes the edit).
+    if (io.WantTextInput)
+        return;
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
         if (m_settings.panels.help)
             m_settings.panels.help = false;
         else if (m_runner->progress().busy)
             m_runner->cancel();
     }
-    if (io.WantTextInput)
-        return;  // letters typed into a field are not shortcuts
     bool question = false;
     for (ImWchar c : io.InputQueueCharacters)
         question |= c == '?';
@@ -344,6 +388,8 @@ void App::handleShortcuts() {
         resetLayout();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false))
         m_window->requestClose();
+    if (stepThroughShown())
+        m_traceSession->handleKeys();
 }
 
 void App::updateCheckAndSubmit() {
@@ -394,6 +440,13 @@ void App::drawMenuBar() {
         ImGui::MenuItem("Result", nullptr, &m_settings.panels.result);
         ImGui::MenuItem("Device", nullptr, &m_settings.panels.device);
         ImGui::Separator();
+        ImGui::MenuItem("Grid of N", nullptr, &m_settings.panels.grid);
+        ImGui::MenuItem("Threads", nullptr, &m_settings.panels.threads);
+        ImGui::MenuItem("Shared and constant memory", nullptr, &m_settings.panels.shared);
+        ImGui::MenuItem("Output P", nullptr, &m_settings.panels.output);
+        ImGui::MenuItem("Source", nullptr, &m_settings.panels.source);
+        ImGui::MenuItem("Counts", nullptr, &m_settings.panels.counts);
+        ImGui::Separator();
         if (ImGui::MenuItem("Lecture-hall mode", "Ctrl+L", m_settings.lecture))
             setLecture(!m_settings.lecture);
         if (ImGui::MenuItem("Reset layout", "Ctrl+R"))
@@ -428,6 +481,45 @@ App::Rect App::layoutSlot(Slot slot) const {
     const float width = viewport->Size.x;
     const float left = std::clamp(width * 0.32f, std::min(m_theme.fontPixels * 22.0f, width * 0.5f), width * 0.45f);
     const float resultHeight = std::round(height * 0.70f);
+    if (stepThroughShown()) {
+        // Setup narrower; then three columns: grid over counts; threads over
+        // shared (and output); result, source and device.
+        const float setupWidth =
+            m_settings.panels.setup
+                ? std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f)
+                : 0.0f;
+        const float rest = width - setupWidth;
+        const float a = std::round(rest * 0.40f), b = std::round(rest * 0.25f), c = rest - a - b;
+        const float x0 = viewport->Pos.x + setupWidth, x1 = x0 + a, x2 = x1 + b;
+        const float gridHeight = std::round(height * 0.60f);
+        const float threadsHeight = std::round(height * (m_settings.panels.output ? 0.34f : 0.40f));
+        const float sharedHeight = std::round(height * (m_settings.panels.output ? 0.36f : 0.60f));
+        const float resultH = m_settings.panels.result ? std::round(height * 0.30f) : 0.0f;
+        const float deviceH = m_settings.panels.device ? std::round(height * 0.14f) : 0.0f;
+        switch (slot) {
+            case Slot::Left:
+                return {viewport->Pos.x, top, setupWidth, height};
+            case Slot::Grid:
+                return {x0, top, a, gridHeight};
+            case Slot::Counts:
+                return {x0, top + gridHeight, a, height - gridHeight};
+            case Slot::Threads:
+                return {x1, top, b, threadsHeight};
+            case Slot::Shared:
+                return {x1, top + threadsHeight, b, sharedHeight};
+            case Slot::Output:
+                return {x1, top + threadsHeight + sharedHeight, b, height - threadsHeight - sharedHeight};
+            case Slot::RightTop:
+                return {x2, top, c, std::max(resultH, 1.0f)};
+            case Slot::Source:
+                return {x2, top + resultH, c, height - resultH - deviceH};
+            case Slot::RightBottom:
+                return {x2, top + height - deviceH, c, std::max(deviceH, 1.0f)};
+            case Slot::Count:
+                break;
+        }
+        return {};
+    }
     switch (slot) {
         case Slot::Left:
             return {viewport->Pos.x, top, left, height};
@@ -435,7 +527,7 @@ App::Rect App::layoutSlot(Slot slot) const {
             return {viewport->Pos.x + left, top, width - left, resultHeight};
         case Slot::RightBottom:
             return {viewport->Pos.x + left, top + resultHeight, width - left, height - resultHeight};
-        case Slot::Count:
+        default:
             break;
     }
     return {};
@@ -474,6 +566,30 @@ void App::drawPanels() {
     if (panels.device) {
         placeNextWindow(Slot::RightBottom, "Device###device");
         m_devicePanel->draw(&panels.device);
+    }
+    if (panels.grid) {
+        placeNextWindow(Slot::Grid, "Grid of N###grid");
+        m_gridPanel->draw(&panels.grid);
+    }
+    if (panels.threads) {
+        placeNextWindow(Slot::Threads, "Threads###threads");
+        m_threadsPanel->draw(&panels.threads);
+    }
+    if (panels.shared) {
+        placeNextWindow(Slot::Shared, "Shared and constant memory###shared");
+        m_sharedPanel->draw(&panels.shared);
+    }
+    if (panels.output) {
+        placeNextWindow(Slot::Output, "Output P###output");
+        m_outputPanel->draw(&panels.output);
+    }
+    if (panels.source) {
+        placeNextWindow(Slot::Source, "Source###source");
+        m_sourcePanel->draw(&panels.source);
+    }
+    if (panels.counts) {
+        placeNextWindow(Slot::Counts, "Counts###counts");
+        m_countsPanel->draw(&panels.counts);
     }
     m_legend->draw();
     if (panels.help)
@@ -552,17 +668,22 @@ Status App::loadMaskFile(const std::string& path) {
 // [SECTION] Settings
 
 void App::saveSettingsIfChanged(bool force) {
-    if (m_configDir.empty()) return;
+    if (m_configDir.empty())
+        return;
     // The last write first: its error, if any, is worth a notice.
     if (m_saving.valid()) {
-        if (!force && m_saving.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-        if (Status s = m_saving.get(); !s) m_notice = "settings not saved: " + s.error().message;
+        if (!force && m_saving.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+            return;
+        if (Status s = m_saving.get(); !s)
+            m_notice = "settings not saved: " + s.error().message;
     }
     const double now = seconds();
-    if (!force && now - m_lastSettingsCheck < 1.0) return;
+    if (!force && now - m_lastSettingsCheck < 1.0)
+        return;
     m_lastSettingsCheck = now;
     const std::string json = settingsToJson(m_settings);
-    if (json == m_savedSettingsJson && !force) return;
+    if (json == m_savedSettingsJson && !force)
+        return;
     m_savedSettingsJson = json;
     const std::filesystem::path file = m_configDir / "settings.json";
     if (force) {

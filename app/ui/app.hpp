@@ -38,6 +38,13 @@ class ResultPanel;
 class DevicePanel;
 class LegendPanel;
 class HelpPanel;
+class TraceSession;
+class GridPanel;
+class ThreadsPanel;
+class SharedPanel;
+class OutputPanel;
+class SourcePanel;
+class CountsPanel;
 
 enum class AppMode { Interactive, Screenshot, Bench };
 
@@ -56,6 +63,7 @@ struct AppOptions {
     std::filesystem::path screenshot;  // screenshot: the PNG to write
     std::filesystem::path layoutJson;  // screenshot: where things were drawn (for tests)
     int recomputeEvery = 0;            // bench: change the set-up every this many frames (0: never)
+    int stepEvery = 0;                 // bench: step the trace forward every this many frames (0: never)
 };
 
 struct Shortcut {
@@ -82,6 +90,7 @@ public:
     const SetupCheck& check() const { return m_check; }
     const GpuStatus& gpu() const { return m_gpu; }
     Runner& runner() { return *m_runner; }
+    TraceSession& traceSession() { return *m_traceSession; }
     gfx::ColorMapper& colorMapper() { return *m_colorMapper; }
     LegendPanel& legend() { return *m_legend; }
     LayoutProbe& probe() { return m_probe; }
@@ -113,7 +122,10 @@ private:
     // The default places of the panels. A panel stays in its place (and
     // follows it when the window, the fonts or the legend change size) until
     // the user moves or resizes it; imgui.ini then remembers where.
-    enum class Slot { Left, RightTop, RightBottom, Count };
+    // With the step-through views on, the right part holds three columns:
+    // grid over source; threads, shared memory and output; result, counts
+    // and device.
+    enum class Slot { Left, RightTop, RightBottom, Grid, Source, Threads, Shared, Output, Counts, Count };
 
     Status open();
     void close();
@@ -127,6 +139,10 @@ private:
     Rect layoutSlot(Slot slot) const;
     void render();
     bool settled() const;
+    bool stepThroughShown() const {
+        const PanelVisibility& p = m_settings.panels;
+        return p.grid || p.threads || p.shared || p.output || p.source || p.counts;
+    }
     void saveSettingsIfChanged(bool force);
     int finishScreenshot();
 
@@ -164,6 +180,13 @@ private:
     std::unique_ptr<DevicePanel> m_devicePanel;
     std::unique_ptr<LegendPanel> m_legend;
     std::unique_ptr<HelpPanel> m_help;
+    std::unique_ptr<TraceSession> m_traceSession;
+    std::unique_ptr<GridPanel> m_gridPanel;
+    std::unique_ptr<ThreadsPanel> m_threadsPanel;
+    std::unique_ptr<SharedPanel> m_sharedPanel;
+    std::unique_ptr<OutputPanel> m_outputPanel;
+    std::unique_ptr<SourcePanel> m_sourcePanel;
+    std::unique_ptr<CountsPanel> m_countsPanel;
 
     long long m_frame = 0;
     int m_quietFrames = 0;    // frames since the last input (the interactive app sleeps when idle)

@@ -43,6 +43,13 @@ struct PanelVisibility {
     bool result = true;
     bool device = true;
     bool help = false;  // the keyboard shortcut overlay
+    // The step-through views (trace-driven).
+    bool grid = true;
+    bool threads = true;
+    bool shared = true;
+    bool output = false;
+    bool source = true;
+    bool counts = true;
 };
 
 // What persists between runs (besides ImGui's own imgui.ini for window places).

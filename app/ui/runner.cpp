@@ -23,6 +23,9 @@ Runner::~Runner() {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
         m_pending.reset();
+        // No callback once destruction began: the owner may already be half
+        // gone (a unique_ptr being reset reads as null while this joins).
+        m_onPublish = nullptr;
     }
     m_cancel = true;
     m_wake.notify_all();
@@ -55,7 +58,8 @@ void Runner::cancel() {
 void Runner::drop() {
     std::lock_guard lock(m_mutex);
     m_pending.reset();
-    if (m_runningId != 0) m_cancel = true;  // without m_userCancelled: superseded, not published
+    if (m_runningId != 0)
+        m_cancel = true;  // without m_userCancelled: superseded, not published
 }
 
 RunProgress Runner::progress() const {
@@ -178,6 +182,13 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     {
         std::lock_guard lock(m_mutex);
         m_stage = "running the kernel";
+    }
+    if (m_cancel) {  // superseded while the input was read: do not start (a GPU run cannot be stopped)
+        outcome.cancelled = true;
+        outcome.runError = Error{ExitCode::BadInput, "cancelled"};
+        outcome.job = std::move(job);
+        outcome.wallSeconds = now() - start;
+        return outcome;
     }
 
     RunRequest request;

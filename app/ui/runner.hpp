@@ -87,7 +87,7 @@ public:
     // Forgets the inputs read so far, so that the next job reads its file again.
     void forgetInputs();
     // Called on the worker thread after each publication (the app wakes its
-    // event loop with it).
+    // event loop with it); never after the destructor has started.
     void setOnPublish(std::function<void()> callback);
 
 private:

@@ -1,0 +1,48 @@
+// The grid view of N: the input array as cells (values when zoomed in), with
+// pan and zoom (the ImGui demo's image-viewer model), the array's border and
+// the ghost cells outside it, the grid of blocks, and the selected block's
+// overlays: input tile, output tile, halo, ghost cells (stored 0 or skipped),
+// the cells loaded so far by the selected thread and by the whole block, and
+// a heat map of global reads per element. A click selects the output element
+// under it, and with it the block and thread that compute it. In compare mode
+// the two kernels' grids stand side by side.
+#pragma once
+
+#include <imgui.h>
+
+#include <array>
+
+#include "gfx/texture.hpp"
+#include "trace/trace_index.hpp"
+
+namespace tilescope::ui {
+
+class App;
+
+class GridPanel {
+public:
+    explicit GridPanel(App& app) : m_app(app) {}
+    void draw(bool* open);
+
+private:
+    struct Canvas {
+        const TraceModel* uploadedFor = nullptr;
+        gfx::ColorMappedImage values;
+        gfx::ColorMappedImage heat;
+        unsigned maxReads = 0;
+        float zoom = 1.0f;
+        float panX = 0.0f, panY = 0.0f;
+        const BlockReplay* framed = nullptr;  // the block the view last zoomed to
+    };
+    void drawCanvas(int run, ImVec2 size);
+
+    App& m_app;
+    std::array<Canvas, 2> m_canvas;
+    bool m_heat = false;
+    bool m_tiles = true;
+    bool m_loads = true;
+    bool m_blocks = true;
+    bool m_zoomToBlock = true;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,134 @@
+#include "ui/panel_shared.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "ui/app.hpp"
+#include "ui/image_view.hpp"
+#include "ui/panel_legend.hpp"
+#include "ui/trace_draw.hpp"
+#include "ui/trace_session.hpp"
+
+namespace tilescope::ui {
+
+void SharedPanel::draw(bool* open) {
+    if (!ImGui::Begin("Shared and constant memory###shared", open)) {
+        ImGui::End();
+        return;
+    }
+    TraceSession& session = m_app.traceSession();
+    const BlockReplay* replay = session.replay();
+    const TracedRun& run = session.run(0);
+    if (!replay || !run.outcome) {
+        ImGui::TextDisabled("no trace yet");
+        ImGui::End();
+        return;
+    }
+    const Theme& theme = m_app.theme();
+    const Palette& palette = theme.palette;
+    const Cursor cursor = session.cursor();
+    const Trace& trace = replay->trace();
+    const BlockGeometry& g = replay->geometry();
+    const ValueMapping mapping = run.outcome->input ? mappingOf(run.outcome->input->data) : ValueMapping{};
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+
+    // The shared tile.
+    const int size = replay->sharedSize();
+    bool ghostZero = false, unwritten = false;
+    if (size <= 0) {
+        ImGui::TextWrapped("%s uses no shared memory: every tap is a load from global memory (or the cache).",
+                           trace.kernel.c_str());
+    } else {
+        const int columns = std::max(1, g.inputTile.width());
+        const int rows = (size + columns - 1) / columns;
+        ImGui::Text("%s: %d x %d floats, %d of them written so far", trace.arrays[kArrayShared].name.c_str(), columns,
+                    rows, [&] {
+                        int written = 0;
+                        for (int i = 0; i < size; ++i)
+                            written += replay->sharedAt(i, cursor).has_value();
+                        return written;
+                    }());
+        const float cell =
+            std::clamp(std::min(avail.x / static_cast<float>(columns), avail.y * 0.6f / static_cast<float>(rows)), 3.0f,
+                       theme.fontPixels * 3.2f);
+        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        ImGui::Dummy({cell * static_cast<float>(columns), cell * static_cast<float>(rows)});
+        const float band = std::max(2.0f, cell * 0.18f);
+        for (int i = 0; i < size; ++i) {
+            const ImVec2 a{origin.x + cell * static_cast<float>(i % columns),
+                           origin.y + cell * static_cast<float>(i / columns)};
+            const ImVec2 b{a.x + cell, a.y + cell};
+            const auto held = replay->sharedAt(i, cursor);
+            if (!held) {
+                unwritten = true;
+                draw->AddRectFilled(a, b, IM_COL32(40, 40, 40, 255));
+                draw->AddRect(a, b, palette.cellGrid);
+                continue;
+            }
+            const bool ghost = held->source < 0;
+            ghostZero |= ghost;
+            const ImU32 fill = ghost ? palette.ghost : mapping.colour(held->value);
+            draw->AddRectFilled(a, b, fill);
+            if (!ghost && held->kind == CellKind::Halo)
+                draw->AddRect({a.x + band * 0.5f, a.y + band * 0.5f}, {b.x - band * 0.5f, b.y - band * 0.5f},
+                              palette.halo, 0.0f, 0, band);
+            draw->AddRect(a, b, palette.cellGrid);
+            if (cell >= theme.fontPixels * 1.8f)
+                cellLabel(draw, theme, a, b, shortValue(held->value).c_str(), textOver(fill));
+        }
+        m_app.probe().record("shared.cell0", origin, {origin.x + cell, origin.y + cell}, std::to_string(columns));
+    }
+
+    // The mask, with the tap in use.
+    ImGui::Spacing();
+    const Mask& mask = run.outcome->job.mask;
+    int tap = -1;
+    {
+        // The thread's latest load of the mask in this phase of its work
+        // (the multiply-add that follows uses it).
+        const auto done = replay->threadEventsBefore(session.selectedThread(), cursor);
+        for (auto it = done.rbegin(); it != done.rend(); ++it) {
+            if (it->op == Op::Barrier)
+                break;
+            if (it->array == kArrayMask && it->op == Op::Load) {
+                tap = it->index;
+                break;
+            }
+        }
+    }
+    ImGui::Text("mask %s (%s memory)%s", trace.arrays[kArrayMask].name.c_str(),
+                trace.arrays[kArrayMask].space == Space::Constant ? "constant" : "global",
+                tap >= 0 ? ": the tap in use outlined" : "");
+    if (mask.width > 0) {
+        const ValueMapping maskMap = mappingOf(mask.values);
+        const float cell = std::clamp(std::min(ImGui::GetContentRegionAvail().x / static_cast<float>(mask.width),
+                                               ImGui::GetContentRegionAvail().y / static_cast<float>(mask.height)),
+                                      4.0f, theme.fontPixels * 2.6f);
+        const ImVec2 origin = ImGui::GetCursorScreenPos();
+        ImGui::Dummy({cell * static_cast<float>(mask.width), cell * static_cast<float>(mask.height)});
+        for (int i = 0; i < static_cast<int>(mask.values.size()); ++i) {
+            const ImVec2 a{origin.x + cell * static_cast<float>(i % mask.width),
+                           origin.y + cell * static_cast<float>(i / mask.width)};
+            const ImVec2 b{a.x + cell, a.y + cell};
+            const ImU32 fill = maskMap.colour(mask.values[static_cast<std::size_t>(i)]);
+            draw->AddRectFilled(a, b, fill);
+            draw->AddRect(a, b, palette.cellGrid);
+            if (cell >= theme.fontPixels * 1.8f)
+                cellLabel(draw, theme, a, b, shortValue(mask.values[static_cast<std::size_t>(i)]).c_str(),
+                          textOver(fill));
+            if (i == tap)
+                draw->AddRect({a.x + 1, a.y + 1}, {b.x - 1, b.y - 1}, palette.selection, 0.0f, 0,
+                              std::max(3.0f, theme.lineWidth * 3.0f));
+        }
+    }
+    if (ghostZero && !m_app.panels().grid)
+        m_app.legend().addSwatch(palette.ghost, "ghost, stored 0");
+    if (unwritten)
+        m_app.legend().addSwatch(IM_COL32(40, 40, 40, 255), "shared, not written yet");
+    ImGui::End();
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,19 @@
+// The shared memory view: the block's shared tile at the cursor (values as
+// they are stored, ghost zeros marked, unwritten elements dark), and the mask
+// in constant memory with the tap the selected thread uses now outlined.
+#pragma once
+
+namespace tilescope::ui {
+
+class App;
+
+class SharedPanel {
+public:
+    explicit SharedPanel(App& app) : m_app(app) {}
+    void draw(bool* open);
+
+private:
+    App& m_app;
+};
+
+}  // namespace tilescope::ui

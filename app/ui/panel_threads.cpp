@@ -1,0 +1,147 @@
+#include "ui/panel_threads.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ui/app.hpp"
+#include "ui/panel_legend.hpp"
+#include "ui/trace_draw.hpp"
+#include "ui/trace_session.hpp"
+
+namespace tilescope::ui {
+
+void ThreadsPanel::draw(bool* open) {
+    if (!ImGui::Begin("Threads###threads", open)) {
+        ImGui::End();
+        return;
+    }
+    TraceSession& session = m_app.traceSession();
+    const BlockReplay* replay = session.replay();
+    if (!replay) {
+        ImGui::TextDisabled("no trace yet");
+        ImGui::End();
+        return;
+    }
+    const Theme& theme = m_app.theme();
+    const Palette& palette = theme.palette;
+    const Cursor cursor = session.cursor();
+    const Trace& trace = replay->trace();
+    const bool twoD = trace.dims() == 2;
+    const unsigned columns = twoD ? trace.plan.block.x : kWarpSize;  // 1D: a row per warp
+    const unsigned lanes = replay->laneCount();
+    const unsigned rows = (lanes + columns - 1) / columns;
+    const unsigned selected = session.selectedThread();
+    const Dim3 sc = replay->threadCoords(selected);
+    // One short line: the block's threads and the selected one's state.
+    if (twoD)
+        ImGui::Text("%u threads, %u warps; (%u,%u): %s", replay->threadCount(), replay->warpCount(), sc.x, sc.y,
+                    threadStateName(replay->threadState(selected, cursor)));
+    else
+        ImGui::Text("%u threads, %u warps; %u: %s", replay->threadCount(), replay->warpCount(), sc.x,
+                    threadStateName(replay->threadState(selected, cursor)));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("block (%u,%u); click a thread to select it", replay->block().x, replay->block().y);
+    const ImVec2 space = ImGui::GetContentRegionAvail();
+    const float cell = std::clamp(std::min(space.x / static_cast<float>(columns), space.y / static_cast<float>(rows)),
+                                  3.0f, theme.fontPixels * 3.0f);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton("##threads", {cell * static_cast<float>(columns), cell * static_cast<float>(rows)});
+    const bool hovered = ImGui::IsItemHovered();
+    const bool clicked = ImGui::IsItemClicked();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    auto at = [&](unsigned lane) {
+        return ImVec2{origin.x + cell * static_cast<float>(lane % columns),
+                      origin.y + cell * static_cast<float>(lane / columns)};
+    };
+    bool seen[16] = {};
+    for (unsigned lane = 0; lane < lanes; ++lane) {
+        const ThreadState state = replay->threadState(lane, cursor);
+        seen[static_cast<int>(state)] = true;
+        const ImVec2 a = at(lane), b{a.x + cell, a.y + cell};
+        if (state == ThreadState::IdleLane) {
+            draw->AddRect({a.x + 1, a.y + 1}, {b.x - 1, b.y - 1}, palette.cellGrid);
+            draw->AddLine({a.x + 2, b.y - 2}, {b.x - 2, a.y + 2}, palette.cellGrid);
+            continue;
+        }
+        const ImU32 fill = stateColour(palette, state);
+        draw->AddRectFilled(a, b, fill);
+        draw->AddRect(a, b, palette.cellGrid);
+        if (state == ThreadState::Loading || state == ThreadState::Computing) {
+            // What it does right now, when there is room: L(oad), C(ompute).
+            if (cell >= theme.fontPixels * 1.4f)
+                cellLabel(draw, theme, a, b, state == ThreadState::Loading ? "L" : "C", textOver(fill));
+        }
+    }
+    // Warps: a line wherever a neighbour belongs to another warp, and round the edge.
+    const float thick = std::min(std::max(2.0f, theme.lineWidth * 2.5f), std::max(1.0f, cell * 0.2f));
+    const ImU32 warpLine = palette.frame;
+    if (kWarpSize % columns == 0 || columns % kWarpSize == 0) {
+        // Each warp is a rectangle (whole rows, or a run within a row): one outline each.
+        for (unsigned first = 0; first < lanes; first += kWarpSize) {
+            const ImVec2 a = at(first), last = at(std::min(first + kWarpSize, lanes) - 1);
+            draw->AddRect(a, {last.x + cell, last.y + cell}, warpLine, 0.0f, 0, thick);
+        }
+    } else {
+        // Otherwise a line wherever a neighbour belongs to another warp, and round the edge.
+        for (unsigned lane = 0; lane < lanes; ++lane) {
+            const unsigned warp = lane / kWarpSize;
+            const ImVec2 a = at(lane), b{a.x + cell, a.y + cell};
+            const unsigned col = lane % columns;
+            if (col + 1 == columns || lane + 1 >= lanes || (lane + 1) / kWarpSize != warp)
+                draw->AddLine({b.x, a.y}, {b.x, b.y}, warpLine, thick);
+            if (col == 0 || (lane - 1) / kWarpSize != warp)
+                draw->AddLine({a.x, a.y}, {a.x, b.y}, warpLine, thick);
+            if (lane + columns >= lanes || (lane + columns) / kWarpSize != warp)
+                draw->AddLine({a.x, b.y}, {b.x, b.y}, warpLine, thick);
+            if (lane < columns || (lane - columns) / kWarpSize != warp)
+                draw->AddLine({a.x, a.y}, {b.x, a.y}, warpLine, thick);
+        }
+    }
+    {
+        const ImVec2 a = at(selected);
+        draw->AddRect({a.x - 1, a.y - 1}, {a.x + cell + 1, a.y + cell + 1}, palette.selection, 0.0f, 0, thick * 1.2f);
+    }
+    m_app.probe().record("threads.cell0", at(0), {at(0).x + cell, at(0).y + cell}, std::to_string(columns));
+
+    if (hovered) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        const unsigned col = static_cast<unsigned>((m.x - origin.x) / cell);
+        const unsigned row = static_cast<unsigned>((m.y - origin.y) / cell);
+        const unsigned lane = row * columns + col;
+        if (col < columns && lane < lanes) {
+            ImGui::BeginTooltip();
+            if (lane < replay->threadCount()) {
+                const Dim3 c = replay->threadCoords(lane);
+                if (twoD)
+                    ImGui::Text("thread (%u,%u), warp %u, lane %u", c.x, c.y, lane / kWarpSize, lane % kWarpSize);
+                else
+                    ImGui::Text("thread %u, warp %u, lane %u", c.x, lane / kWarpSize, lane % kWarpSize);
+                ImGui::Text("%s; over the launch: %s", threadStateName(replay->threadState(lane, cursor)),
+                            threadRoleName(replay->thread(lane).role));
+            } else {
+                ImGui::Text("lane %u of warp %u: no thread (the block has %u)", lane % kWarpSize, lane / kWarpSize,
+                            replay->threadCount());
+            }
+            ImGui::EndTooltip();
+            if (clicked && lane < replay->threadCount())
+                session.selectThread(0, lane);
+        }
+    }
+
+    LegendPanel& legend = m_app.legend();
+    const ThreadState shown[] = {ThreadState::Loading,   ThreadState::Computing,        ThreadState::SwitchedOff,
+                                 ThreadState::Idle,      ThreadState::WaitingAtBarrier, ThreadState::Done,
+                                 ThreadState::NotStarted};
+    for (ThreadState s : shown) {
+        const bool on = seen[static_cast<int>(s)] ||
+                        (s == ThreadState::WaitingAtBarrier && seen[static_cast<int>(ThreadState::AtBarrier)]);
+        if (on)
+            legend.addSwatch(stateColour(palette, s), std::string("thread ") + threadStateName(s));
+    }
+    ImGui::End();
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,20 @@
+// The thread view: every thread of the selected block as a cell coloured by
+// its state at the cursor (loading, computing, switched off for the output,
+// idle, at a barrier, done; idle lanes of the last warp hatched), warps
+// outlined. A click selects a thread.
+#pragma once
+
+namespace tilescope::ui {
+
+class App;
+
+class ThreadsPanel {
+public:
+    explicit ThreadsPanel(App& app) : m_app(app) {}
+    void draw(bool* open);
+
+private:
+    App& m_app;
+};
+
+}  // namespace tilescope::ui

@@ -1,0 +1,373 @@
+#include "ui/trace_session.hpp"
+
+#include <imgui.h>
+
+#include "gfx/gl.hpp"
+// After glad (GLFW_INCLUDE_NONE): the key codes.
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "api/kernels.hpp"
+#include "gfx/window.hpp"
+#include "ui/app.hpp"
+
+namespace tilescope::ui {
+
+namespace {
+
+// Inputs up to this many cells are traced whole (every block: the heat map
+// shows halo reuse across blocks); larger ones one block at a time.
+constexpr long long kTraceWholeCells = 128 * 128;
+
+double seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The block whose output tile holds P(x, y).
+std::optional<Dim3> blockOfOutput(const LaunchPlan& plan, int x, int y) {
+    for (unsigned by = 0; by < plan.grid.y; ++by)
+        for (unsigned bx = 0; bx < plan.grid.x; ++bx) {
+            const Dim3 b{bx, by, 0};
+            if (blockGeometry(plan, b).computed.contains(x, y))
+                return b;
+        }
+    return std::nullopt;
+}
+
+bool sameBlocks(const std::vector<Dim3>& a, const std::vector<Dim3>& b) {
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].x != b[i].x || a[i].y != b[i].y || a[i].z != b[i].z)
+            return false;
+    return true;
+}
+
+}  // namespace
+
+TraceSession::TraceSession(App& app) : m_app(app) {
+    for (auto& slot : m_runs) {
+        slot = std::make_unique<TracedRun>();
+        TracedRun* run = slot.get();
+        run->runner = std::make_unique<Runner>();
+        // On the runner's thread: the replay index of every traced block is
+        // built here, never on the UI thread.
+        run->runner->setOnPublish([run] {
+            std::shared_ptr<const RunOutcome> outcome = run->runner->latest();
+            std::shared_ptr<const TraceModel> model;
+            if (outcome && outcome->result && outcome->result->trace)
+                model = std::make_shared<const TraceModel>(*outcome->result->trace);
+            {
+                std::lock_guard lock(run->mutex);
+                run->built = std::move(model);
+                run->builtOutcome = std::move(outcome);
+            }
+            gfx::Window::wake();
+        });
+    }
+    m_selected = app.view().selectedOutput;
+    m_pendingStep = app.view().step;
+    m_lastTime = seconds();
+}
+
+TraceSession::~TraceSession() {
+    // The runners first: their threads call back into the runs.
+    for (auto& run : m_runs)
+        run->runner.reset();
+}
+
+bool TraceSession::busy() const {
+    for (int i = 0; i < runCount(); ++i)
+        if (m_runs[static_cast<std::size_t>(i)]->runner->progress().busy)
+            return true;
+    return false;
+}
+
+bool TraceSession::settled() const {
+    for (int i = 0; i < runCount(); ++i) {
+        const TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+        if (run.submittedId == 0 || run.runner->progress().busy)
+            return false;
+        if (!run.outcome || run.outcome->id != run.submittedId)
+            return false;
+    }
+    return true;
+}
+
+std::string TraceSession::status() const {
+    for (int i = 0; i < runCount(); ++i) {
+        const TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+        if (run.runner->progress().busy)
+            return "tracing " + run.kernel + "...";
+        if (run.problem)
+            return run.kernel + ": " + run.problem->message;
+    }
+    return {};
+}
+
+// [SECTION] Once a frame
+
+void TraceSession::update() {
+    const std::string compare = m_app.view().compareKernel;
+    m_compareOn = !compare.empty();
+    submitIfNeeded(0, m_app.setup().kernel);
+    if (m_compareOn)
+        submitIfNeeded(1, compare);
+    for (int i = 0; i < runCount(); ++i) {
+        takeBuilt(i);
+        resolveSelection(i);
+    }
+
+    const double now = seconds();
+    const double dt = std::min(now - m_lastTime, 0.25);
+    m_lastTime = now;
+    if (m_playing && replay()) {
+        m_playCarry += dt * m_speed;
+        while (m_playCarry >= 1.0) {
+            m_playCarry -= 1.0;
+            stepForward();
+        }
+        if (cursor() >= replay()->size())
+            m_playing = false;
+    } else {
+        m_playCarry = 0.0;
+    }
+}
+
+void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
+    TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+    const SetupState& setup = m_app.setup();
+    const SetupCheck& check = m_app.check();
+    if (!check.runnable())
+        return;
+    const KernelInfo* info = findKernel(kernel);
+    if (!info)
+        return;
+
+    RunJob job;
+    job.kernel = kernel;
+    job.dims = info->dims;
+    job.input = setup.input;
+    job.mask = *check.mask;
+    job.block = setup.block;
+    job.backend = Backend::Cpu;  // the CPU executor traces any launch the same way
+    job.whatIf = setup.whatIf;
+    job.trace = true;
+    const auto shape = m_app.runner().knownShape(setup.input, info->dims);
+    const long long cells = shape ? static_cast<long long>(shape->width) * shape->height : kTraceWholeCells + 1;
+    if (cells > kTraceWholeCells) {
+        // One block: the selected output's, once a plan is known.
+        Dim3 block{0, 0, 0};
+        if (run.model && m_selected)
+            if (auto b = blockOfOutput(run.model->trace().plan, (*m_selected)[0], (*m_selected)[1]))
+                block = *b;
+        job.traceBlocks = {block};
+    }
+    if (run.submitted && run.submitted->kernel == job.kernel && run.submitted->input == job.input &&
+        run.submitted->mask.values == job.mask.values && run.submitted->mask.width == job.mask.width &&
+        run.submitted->block == job.block && run.submitted->whatIf == job.whatIf &&
+        sameBlocks(run.submitted->traceBlocks, job.traceBlocks))
+        return;
+    run.kernel = kernel;
+    run.submitted = job;
+    run.submittedId = run.runner->submit(std::move(job));
+}
+
+void TraceSession::takeBuilt(int i) {
+    TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+    std::shared_ptr<const TraceModel> built;
+    std::shared_ptr<const RunOutcome> outcome;
+    {
+        std::lock_guard lock(run.mutex);
+        if (!run.builtOutcome)
+            return;
+        built = std::move(run.built);
+        outcome = std::move(run.builtOutcome);
+    }
+    if (outcome->id != run.submittedId)
+        return;  // superseded
+    run.outcome = outcome;
+    run.problem = outcome->runError ? outcome->runError : outcome->inputError;
+    const bool sameKernel = run.model && built && run.model->trace().kernel == built->trace().kernel;
+    const Cursor keep = run.cursor;
+    run.model = std::move(built);
+    run.replay = nullptr;
+    resolveSelection(i);
+    if (run.replay) {
+        if (m_pendingStep && i == 0) {
+            // --step S: after S lockstep steps.
+            const long long s = std::min<long long>(*m_pendingStep, run.replay->stepCount());
+            run.cursor = s == 0 ? 0 : run.replay->step(static_cast<std::uint32_t>(s - 1)).end;
+        } else {
+            run.cursor = sameKernel ? std::min(keep, run.replay->size()) : 0;
+        }
+        if (i == 1 && replay(0)) {
+            // Compare mode: the second run starts where the first stands, in steps.
+            const BlockReplay& first = *replay(0);
+            const Cursor c = cursor(0);
+            const std::uint32_t steps = c == 0 ? 0 : (c >= first.size() ? first.stepCount() : first.stepAt(c));
+            const std::uint32_t s = std::min(steps, run.replay->stepCount());
+            run.cursor = s == 0 ? 0 : run.replay->step(s - 1).end;
+        }
+    }
+    if (i == 0)
+        m_pendingStep.reset();
+}
+
+void TraceSession::resolveSelection(int i) {
+    TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+    if (!run.model) {
+        run.replay = nullptr;
+        return;
+    }
+    const Trace& trace = run.model->trace();
+    const ArrayInfo& p = trace.arrays[kArrayOutput];
+    if (!m_selected) {
+        // The corner block: ghosts, halo and switched-off threads all at once.
+        m_selected = std::array<int, 2>{0, 0};
+    }
+    int x = std::clamp((*m_selected)[0], 0, std::max(p.width - 1, 0));
+    int y = std::clamp((*m_selected)[1], 0, std::max(p.height - 1, 0));
+    if (i == 0)
+        m_selected = std::array<int, 2>{x, y};
+    const auto block = blockOfOutput(trace.plan, x, y);
+    const BlockReplay* replay = nullptr;
+    if (block)
+        if (auto b = run.model->findBlock(*block))
+            replay = &run.model->block(*b);
+    if (replay != run.replay) {
+        run.replay = replay;
+        run.cursor = replay ? std::min(run.cursor, replay->size()) : 0;
+    }
+    if (!replay)
+        return;
+    // The thread that writes P(x, y).
+    const int index = p.indexOf(x, y);
+    for (unsigned t = 0; t < replay->threadCount(); ++t)
+        if (replay->thread(t).output == index) {
+            run.thread = t;
+            return;
+        }
+    run.thread = std::min(run.thread, replay->threadCount() ? replay->threadCount() - 1 : 0u);
+}
+
+// [SECTION] Selection and stepping
+
+void TraceSession::selectOutput(int x, int y) {
+    m_selected = std::array<int, 2>{x, y};
+    m_app.view().selectedOutput = m_selected;
+    for (int i = 0; i < runCount(); ++i)
+        resolveSelection(i);
+}
+
+void TraceSession::selectThread(int i, unsigned t) {
+    TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+    if (!run.replay || t >= run.replay->threadCount())
+        return;
+    run.thread = t;
+    // Its output element becomes the selection, so that the other views follow.
+    const int output = run.replay->thread(t).output;
+    if (output >= 0) {
+        const auto c = run.model->trace().arrays[kArrayOutput].coords(output);
+        m_selected = std::array<int, 2>{c.x, c.y};
+        m_app.view().selectedOutput = m_selected;
+        if (m_compareOn)
+            resolveSelection(1 - i);
+    }
+}
+
+void TraceSession::setCursor(int i, Cursor c) {
+    TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+    if (run.replay)
+        run.cursor = std::min(c, run.replay->size());
+}
+
+// Every run moves by the same amount (steps together in compare mode).
+void TraceSession::stepForward() {
+    for (int i = 0; i < runCount(); ++i)
+        if (TracedRun& r = run(i); r.replay)
+            r.cursor = r.replay->next(r.cursor, m_granularity);
+}
+
+void TraceSession::stepBack() {
+    for (int i = 0; i < runCount(); ++i)
+        if (TracedRun& r = run(i); r.replay)
+            r.cursor = r.replay->previous(r.cursor, m_granularity);
+}
+
+namespace {
+std::uint32_t phaseOf(const BlockReplay& replay, Cursor c) {
+    if (replay.size() == 0)
+        return 0;
+    if (c >= replay.size())
+        return replay.phaseCount();
+    return replay.step(replay.stepAt(c)).phase;
+}
+}  // namespace
+
+void TraceSession::nextPhase() {
+    for (int i = 0; i < runCount(); ++i)
+        if (TracedRun& r = run(i); r.replay) {
+            const std::uint32_t phase = phaseOf(*r.replay, r.cursor);
+            r.cursor = phase + 1 < r.replay->phaseCount() ? r.replay->phaseBegin(phase + 1) : r.replay->size();
+        }
+}
+
+void TraceSession::previousPhase() {
+    for (int i = 0; i < runCount(); ++i)
+        if (TracedRun& r = run(i); r.replay) {
+            const std::uint32_t phase = phaseOf(*r.replay, r.cursor);
+            const Cursor begin = r.replay->phaseBegin(std::min(phase, r.replay->phaseCount() - 1));
+            r.cursor = begin < r.cursor ? begin : (phase > 0 ? r.replay->phaseBegin(phase - 1) : 0);
+        }
+}
+
+void TraceSession::home() {
+    for (int i = 0; i < runCount(); ++i)
+        run(i).cursor = 0;
+}
+
+void TraceSession::end() {
+    for (int i = 0; i < runCount(); ++i)
+        if (TracedRun& r = run(i); r.replay)
+            r.cursor = r.replay->size();
+}
+
+void TraceSession::nextOfThread() {
+    for (int i = 0; i < runCount(); ++i)
+        if (TracedRun& r = run(i); r.replay)
+            if (auto c = r.replay->nextOfThread(r.cursor, r.thread))
+                r.cursor = *c;
+}
+
+void TraceSession::handleKeys() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput || io.KeyCtrl)
+        return;
+    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false))
+        m_playing = !m_playing;
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
+        stepForward();
+    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT))
+        stepBack();
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN))
+        nextPhase();
+    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP))
+        previousPhase();
+    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false))
+        home();
+    if (ImGui::IsKeyPressed(GLFW_KEY_END, false))
+        end();
+    if (ImGui::IsKeyPressed(GLFW_KEY_DOWN))
+        nextOfThread();
+    if (ImGui::IsKeyPressed(GLFW_KEY_UP)) {
+        // One granularity coarser or finer would surprise; Up cycles it.
+        m_granularity = m_granularity == Granularity::Step       ? Granularity::WarpStep
+                        : m_granularity == Granularity::WarpStep ? Granularity::Event
+                                                                 : Granularity::Step;
+    }
+}
+
+}  // namespace tilescope::ui

@@ -1,0 +1,108 @@
+// The step-through state: the trace of the current set-up (and, in compare
+// mode, of a second kernel on the same input and mask), the selected block
+// and thread, the replay cursor, playing and its speed, the granularity.
+//
+// Traces come from a Runner of their own (a traced run is slower than the
+// plain run the result panel shows, and must not hold it up). The TraceModel
+// is built in the runner's publish callback, on its background thread; the
+// UI thread only swaps a finished model in. Small inputs are traced whole
+// (the heat map covers every block); larger ones only the selected block,
+// traced again when the selection moves to another block.
+//
+// The panels (grid, threads, shared memory, output, source, counts) read
+// from here and change the selection and the cursor through it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "trace/trace_index.hpp"
+#include "ui/runner.hpp"
+
+namespace tilescope::ui {
+
+class App;
+
+// One traced kernel: the primary one, or the one it is compared with.
+struct TracedRun {
+    std::unique_ptr<Runner> runner;
+    std::string kernel;                       // what it traces
+    std::shared_ptr<const TraceModel> model;  // null until the first trace is in
+    std::shared_ptr<const RunOutcome> outcome;
+    std::optional<Error> problem;         // the traced run failed
+    const BlockReplay* replay = nullptr;  // the selected block, when traced
+    Cursor cursor = 0;
+    unsigned thread = 0;  // selected thread (linear index in the block)
+
+    // Built on the runner's thread, picked up by the UI.
+    std::mutex mutex;
+    std::shared_ptr<const TraceModel> built;
+    std::shared_ptr<const RunOutcome> builtOutcome;
+    std::uint64_t submittedId = 0;
+    std::optional<RunJob> submitted;
+};
+
+class TraceSession {
+public:
+    explicit TraceSession(App& app);
+    ~TraceSession();
+    TraceSession(const TraceSession&) = delete;
+    TraceSession& operator=(const TraceSession&) = delete;
+
+    // Once a frame, before the panels: submits traces, takes in finished
+    // models, resolves the selection, advances playing.
+    void update();
+    // Space, arrows, Home/End, PageUp/PageDown (not while typing).
+    void handleKeys();
+
+    // [SECTION] What panels read
+    bool comparing() const { return m_compareOn; }
+    int runCount() const { return m_compareOn ? 2 : 1; }
+    TracedRun& run(int i = 0) { return *m_runs[static_cast<std::size_t>(i)]; }
+    const BlockReplay* replay(int i = 0) const { return m_runs[static_cast<std::size_t>(i)]->replay; }
+    Cursor cursor(int i = 0) const { return m_runs[static_cast<std::size_t>(i)]->cursor; }
+    unsigned selectedThread(int i = 0) const { return m_runs[static_cast<std::size_t>(i)]->thread; }
+    std::optional<std::array<int, 2>> selectedOutput() const { return m_selected; }
+    bool busy() const;
+    // Every trace asked for is in (or failed): screenshots wait for this.
+    bool settled() const;
+    std::string status() const;  // "tracing...", a problem, or empty
+
+    // [SECTION] What panels change
+    void selectOutput(int x, int y);       // selects the block and thread that compute P(x, y)
+    void selectThread(int i, unsigned t);  // in run i's selected block
+    void stepForward();
+    void stepBack();
+    void nextPhase();
+    void previousPhase();
+    void home();
+    void end();
+    void nextOfThread();  // the selected thread's next event
+    void setCursor(int i, Cursor c);
+    bool playing() const { return m_playing; }
+    void setPlaying(bool on) { m_playing = on; }
+    float& speed() { return m_speed; }  // steps per second
+    Granularity& granularity() { return m_granularity; }
+
+private:
+    void submitIfNeeded(int i, const std::string& kernel);
+    void takeBuilt(int i);
+    void resolveSelection(int i);
+
+    App& m_app;
+    std::array<std::unique_ptr<TracedRun>, 2> m_runs;
+    bool m_compareOn = false;
+    std::optional<std::array<int, 2>> m_selected;
+    std::optional<long long> m_pendingStep;  // --step, applied when the trace arrives
+    bool m_playing = false;
+    float m_speed = 8.0f;
+    double m_playCarry = 0.0;
+    double m_lastTime = 0.0;
+    Granularity m_granularity = Granularity::Step;
+};
+
+}  // namespace tilescope::ui
