@@ -5,8 +5,15 @@
 #   scripts/bootstrap.sh app    install what is missing, build, open the app
 #   scripts/bootstrap.sh test   install what is missing, build, run every test
 #
+# `test` then builds the CPU side again with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-asan) and runs the cpu and trace tests
+# there, any report failing them; and, where Clang is installed, builds the
+# file readers' libFuzzer targets (build-fuzz) and fuzzes each for a bounded
+# time, a crash failing the run.
+#
 # Environment: BUILD_DIR (default build), TILESCOPE_CUDA (AUTO, ON, OFF),
-# JOBS (default: the number of cores).
+# JOBS (default: the number of cores), FUZZ_SECONDS (per target, default 45;
+# 0 skips the fuzzers).
 set -euo pipefail
 
 mode="${1:-app}"
@@ -26,16 +33,34 @@ packages=(
   libcli11-dev nlohmann-json3-dev libgtest-dev libboost-context-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
 )
+# Clang and its runtime libraries, for the fuzzers of `test` (libFuzzer comes
+# with Clang only). Optional: where they cannot be installed the fuzzers are
+# skipped with a message, and everything else still runs.
+optional=(clang-14 libclang-rt-14-dev)
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  installed "$p" || missing+=("$p")
 done
+missing_optional=()
+if [ "$mode" = test ]; then
+  for p in "${optional[@]}"; do
+    installed "$p" || missing_optional+=("$p")
+  done
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if ((${#missing[@]} + ${#missing_optional[@]})); then
+  $sudo apt-get update -qq
+fi
 if ((${#missing[@]})); then
   echo "Installing: ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if ((${#missing_optional[@]})); then
+  echo "Installing (for the fuzzers): ${missing_optional[*]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing_optional[@]}" ||
+    echo "Could not install ${missing_optional[*]}: the fuzzers will be skipped"
 fi
 
 # --- glad2, the OpenGL loader generator, from PyPI into a private venv -----
@@ -59,3 +84,82 @@ fi
 # --- Tests: every test, the GUI ones on a virtual display -------------------
 cd "$build"
 xvfb-run -a -s "-screen 0 1920x1080x24" ctest --output-on-failure -j "$jobs"
+
+# --- The CPU side again, under ASan and UBSan --------------------------------
+# Debug: it builds in a third of the time of an optimised build, and GCC's
+# optimised UBSan build has a false report on thread_local variables (see
+# the top-level CMakeLists.txt). Any report fails its test: ASan, its leak
+# checker and UBSan stop the process with exit code 1, which no test expects,
+# whether the report comes from a test or from the tilescope binary a test
+# runs. detect_stack_use_after_return stays off: it gives every fiber
+# (every simulated CUDA thread) a fake stack of its own, mapped and unmapped
+# per block, and triples the run.
+asan="$root/build-asan"
+cmake -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DTILESCOPE_SANITIZE=ON \
+  -DTILESCOPE_CUDA=OFF -DTILESCOPE_APP=OFF -DTILESCOPE_BENCH=OFF
+cmake --build "$asan" -j "$jobs"
+(
+  cd "$asan"
+  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=0"
+  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+  ctest -L "cpu|trace" --output-on-failure -j "$jobs"
+)
+
+# --- Fuzzing the file readers ------------------------------------------------
+fuzz_seconds="${FUZZ_SECONDS:-45}"
+clangxx="$(command -v clang++-14 || command -v clang++ || true)"
+if [ "$fuzz_seconds" -eq 0 ]; then
+  echo "Fuzzers skipped (FUZZ_SECONDS=0)"
+elif [ -z "$clangxx" ]; then
+  echo "Fuzzers skipped: no clang++ (they need libFuzzer; install clang-14 and libclang-rt-14-dev)"
+else
+  fuzz="$root/build-fuzz"
+  CXX="$clangxx" cmake -S "$root" -B "$fuzz" -DCMAKE_BUILD_TYPE=Release -DTILESCOPE_FUZZ=ON \
+    -DTILESCOPE_TESTS=OFF -DTILESCOPE_APP=OFF -DTILESCOPE_CUDA=OFF -DTILESCOPE_BENCH=OFF
+  cmake --build "$fuzz" --target fuzzers -j "$jobs"
+  runs="$fuzz/runs"
+  rm -rf "$runs"
+  # Each target grows a scratch corpus from the committed seeds (left as they
+  # are). A crash, a sanitizer report, a broken promise (an abort in the
+  # target), an input slower than 60 s or over 3 GB of memory ends the
+  # target's run with a non-zero status and the input saved as crash-*,
+  # timeout-* or oom-* beside its log.
+  fuzz_one() {
+    local name="$1" out="$runs/$1" dict=()
+    mkdir -p "$out/corpus"
+    [ -f "$root/tests/fuzz/$name.dict" ] && dict=("-dict=$root/tests/fuzz/$name.dict")
+    local status=0
+    "$fuzz/tests/fuzz/fuzz_$name" "$out/corpus" "$root/tests/fuzz/corpus/$name" "${dict[@]}" \
+      -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=3072 -print_final_stats=1 \
+      -artifact_prefix="$out/" >"$out/log" 2>&1 || status=$?
+    echo "$status" >"$out/status"
+  }
+  # One target per core at a time.
+  for name in npy pnm mask input; do
+    while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+    fuzz_one "$name" &
+  done
+  wait
+  failed=0
+  for name in npy pnm mask input; do
+    out="$runs/$name"
+    stats="$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$out/log" |
+      sed 's/^stat:://; s/: */=/' | tr '\n' ' ' || true)"
+    cov="$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$out/log" | tail -1 || true)"
+    if [ "$(cat "$out/status")" -eq 0 ]; then
+      echo "fuzz_$name: ok, ${fuzz_seconds} s: $stats $cov"
+    else
+      failed=1
+      echo "fuzz_$name: FAILED (status $(cat "$out/status")); the input that failed:" \
+        "$(ls "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-* 2>/dev/null | tr '\n' ' ')"
+      grep -E -A40 'ERROR|broken promise|runtime error' "$out/log" | head -60 || true
+      # The inputs are small (libFuzzer's default limit is 4 KB): in base64
+      # they survive a CI log, to be pasted into `base64 -d > input`.
+      for f in "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-*; do
+        [ -f "$f" ] && { echo "base64 of $(basename "$f"):"; base64 -w 0 "$f"; echo; }
+      done
+      echo "reproduce: $fuzz/tests/fuzz/fuzz_$name <that file>"
+    fi
+  done
+  ((failed == 0)) || exit 1
+fi

@@ -10,9 +10,11 @@
 // the red zones between locals, and when an exception is thrown (a kernel's
 // fault is, inside its fiber) it unpoisons the stack from the throw up to the
 // stack's top. After a switch to another stack it must be told, or it
-// unpoisons or reports on the wrong memory. The ucontext implementation below
-// tells it around every switch (__sanitizer_start_switch_fiber before,
-// __sanitizer_finish_switch_fiber after).
+// unpoisons or reports on the wrong memory; untold, it says so itself on the
+// first fault a kernel throws ("ASan is ignoring requested
+// __asan_handle_no_return ... False positive error reports may follow"). The
+// ucontext implementation below tells it around every switch
+// (__sanitizer_start_switch_fiber before, __sanitizer_finish_switch_fiber after).
 //
 // Boost.Context can announce its switches too (BOOST_USE_ASAN), but only in
 // its ucontext implementation (boost/context/fiber_ucontext.hpp); Debian's

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Renders tests/bad_input_cases.txt (the records tests/bad_input_test.cpp
+runs) into docs/bad-input.md, so that the table and the test cannot drift.
+
+    scripts/bad-input-table.py          rewrite docs/bad-input.md
+    scripts/bad-input-table.py --check  exit 1 if it is out of date (a ctest)
+"""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CASES = os.path.join(ROOT, "tests", "bad_input_cases.txt")
+DOC = os.path.join(ROOT, "docs", "bad-input.md")
+
+INTRO = """\
+# Bad input, answered
+
+Every row is a case that `tests/bad_input_test.cpp` runs through the real
+`tilescope` binary (in CI also built with AddressSanitizer and
+UndefinedBehaviorSanitizer). Each must exit with the code shown, print exactly
+the line shown on stderr and nothing on stdout, leave no file behind (no
+output, no temporary file) and not crash. Exit code 2 means the input cannot
+work; 3 means the backend asked for is not available here.
+
+File names stand for files the test makes in a scratch folder (the messages
+name them by their full path there). Where a row shows several lines, builds
+differ (with or without CUDA); a line ending in `...` is a prefix.
+
+Generated from `tests/bad_input_cases.txt` by `scripts/bad-input-table.py`;
+edit the cases there, never this file. The readers behind the file rows are
+also fuzzed with libFuzzer in CI (`tests/fuzz/`).
+"""
+
+
+OUTRO = """
+## Fuzzing
+
+The file readers also face inputs nobody wrote by hand: `tests/fuzz/` holds a
+libFuzzer target for each (built with Clang, `-DTILESCOPE_FUZZ=ON`, with
+AddressSanitizer and UndefinedBehaviorSanitizer), a committed seed corpus for
+each in `tests/fuzz/corpus/`, and `scripts/bootstrap.sh test` runs every target
+for 45 s in CI. Besides "no crash, no sanitizer report", each target checks the
+readers' promises: a refusal is one line with exit code 2 that names the file;
+an accepted array has the shape its data has, within the limits, with finite
+values (pictures in [0, 1]); a `.npy` read, written and read again comes back
+bit for bit.
+
+stb_image is Debian's prebuilt `libstb`, not instrumented: `fuzz_input` checks
+what TileScope does with its results and would catch its crashes, not its
+silent out-of-bounds accesses. Compiled from its header under the sanitizers
+(outside CI), stb_image 2.27 shows undefined behaviour within a minute: a JPEG
+whose Huffman table declares more than 256 codes makes `stbi__build_huffman`
+write past its `size[257]` array, inside the decoder's state.
+
+| target | reads | the first byte of an input |
+| --- | --- | --- |
+| `fuzz_npy` | `readNpy` and `readNpyMask` | is part of the file |
+| `fuzz_pnm` | `readImageFile` on PGM/PPM (inputs starting with `P`) | is part of the file |
+| `fuzz_mask` | `readMask` | picks `.txt`, `.csv`, `.raw` or `.npy` |
+| `fuzz_input` | `readInput`, the entry of every input file (stb_image for PNG, JPEG, BMP) | picks one of eleven extensions |
+
+To fuzz longer than CI does:
+
+```
+CXX=clang++ cmake -S . -B build-fuzz -DTILESCOPE_FUZZ=ON -DTILESCOPE_TESTS=OFF -DTILESCOPE_APP=OFF -DTILESCOPE_CUDA=OFF
+cmake --build build-fuzz --target fuzzers
+mkdir -p /tmp/npy && build-fuzz/tests/fuzz/fuzz_npy /tmp/npy tests/fuzz/corpus/npy -dict=tests/fuzz/npy.dict -max_total_time=600
+```
+"""
+
+
+def load():
+    cases, current = [], {}
+    with open(CASES, encoding="utf-8") as f:
+        for line in f.read().split("\n"):
+            if line.startswith("#"):
+                continue
+            if not line:
+                if current:
+                    cases.append(current)
+                current = {}
+                continue
+            key, _, value = line.partition(": ")
+            if key == "stderr":
+                current.setdefault("stderr", []).append(value)
+            else:
+                current[key] = value
+    if current:
+        cases.append(current)
+    return cases
+
+
+def shown(text):
+    """The scratch folder's names as the reader sees them, escaped for a table cell."""
+    text = text.replace("{dir}/", "").replace("{out}", "out.npy")
+    return text.replace("|", "\\|")
+
+
+def code(text):
+    # Inline code cannot hold a backtick next to its delimiter: pad with a
+    # space and use a double backtick when the text has one.
+    return "`` " + text + " ``" if "`" in text else "`" + text + "`"
+
+
+def render(cases):
+    out = [INTRO]
+    groups = []
+    for c in cases:
+        if c["group"] not in groups:
+            groups.append(c["group"])
+    number = 0
+    for group in groups:
+        out.append("\n## " + group + "\n\n| # | input | command | exit | stderr |\n| --- | --- | --- | --- | --- |\n")
+        for c in cases:
+            if c["group"] != group:
+                continue
+            number += 1
+            command = code("tilescope " + shown(c["args"]))
+            lines = "<br>".join(code(shown(s)) for s in c["stderr"])
+            note = " (skipped where a GPU is present)" if c.get("needs") == "no-gpu" else ""
+            out.append("| %d | %s%s | %s | %s | %s |\n" % (number, shown(c["input"]), note, command, c["exit"], lines))
+    out.append("\n%d cases.\n" % number)
+    out.append(OUTRO)
+    return "".join(out)
+
+
+def main():
+    text = render(load())
+    if "--check" in sys.argv[1:]:
+        current = open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else ""
+        if current != text:
+            print("docs/bad-input.md is out of date: run scripts/bad-input-table.py", file=sys.stderr)
+            return 1
+        return 0
+    with open(DOC, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
