@@ -29,3 +29,14 @@ for k in $("$tilescope" list | grep conv2d); do
     --output "$out/$k.ppm" --backend cuda 2>&1 | tail -1
 done 2>&1 | tee "$out/cli.log"
 rm -f "$out"/*.ppm
+
+# The same counts from both executions, and the hardware record of a GPU run.
+for k in $("$tilescope" list); do
+  size=48x40; case "$k" in conv1d_*) size=300 ;; esac
+  a=$("$tilescope" stats --kernel "$k" --size "$size" --radius 2 --block 16 --backend cpu | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["totals"], sort_keys=True))')
+  b=$("$tilescope" stats --kernel "$k" --size "$size" --radius 2 --block 16 --backend cuda | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["totals"], sort_keys=True))')
+  [ "$a" = "$b" ] && echo "stats $k: cpu == cuda" || echo "stats $k: DIFFER cpu=$a cuda=$b"
+done 2>&1 | tee "$out/stats.log"
+"$tilescope" trace --kernel conv2d_tiled_in --size 256x256 --radius 2 --block 16 --backend cuda \
+  --out /tmp/tiled_in.tstrace --chrome "$out/tiled_in.chrome.json" > "$out/trace.json" && \
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); x=[e for e in d["traceEvents"] if e["ph"]=="X"]; print("chrome trace:", len(x), "blocks on", len({e["tid"] for e in x}), "SMs")' "$out/tiled_in.chrome.json"
