@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Every kernel, plain and instrumented, under compute-sanitizer's four tools.
+# The sweep is the test suite's own: kernels_test runs every kernel on the
+# GPU over sizes 1, 2, 13 (prime), 97, 300 (1D) and 1x1, 13x13, 37x23, 3x67,
+# 67x3, 5x5 (2D), radii 0-7, block sizes 4, 8, 16, 20, 32, 64; gpu_test runs
+# the instrumented kernels. Run on the GPU machine after scripts/gpu-suite.sh
+# (it reuses build-gpu). Summary in $OUT/sanitizer-summary.txt.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${OUT:-$root/gpu-out}"
+build="$root/build-gpu"
+mkdir -p "$out"
+summary="$out/sanitizer-summary.txt"
+: > "$summary"
+for tool in memcheck racecheck synccheck initcheck; do
+  for test in "kernels_test --gtest_filter=*cuda*:BookNumbers.*" "gpu_test"; do
+    set -- $test
+    log="$out/$tool-$1.log"
+    compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 20 "$build/tests/$@" > "$log" 2>&1
+    rc=$?
+    errors=$(grep -Eo "ERROR SUMMARY: [0-9]+ error" "$log" | tail -1)
+    passed=$(grep -Eo "\[  PASSED  \] [0-9]+ tests?" "$log" | tail -1)
+    echo "$tool $1: exit $rc, ${errors:-no summary}, ${passed:-tests did not pass}" | tee -a "$summary"
+  done
+done
