@@ -18,7 +18,7 @@ for tool in memcheck racecheck synccheck initcheck; do
     log="$out/$tool-$1.log"
     compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 20 "$build/tests/$@" > "$log" 2>&1
     rc=$?
-    errors=$(grep -Eo "ERROR SUMMARY: [0-9]+ error" "$log" | tail -1)
+    errors=$(grep -Eo "(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazards displayed \([0-9]+ errors)" "$log" | tail -1)
     passed=$(grep -Eo "\[  PASSED  \] [0-9]+ tests?" "$log" | tail -1)
     echo "$tool $1: exit $rc, ${errors:-no summary}, ${passed:-tests did not pass}" | tee -a "$summary"
   done
