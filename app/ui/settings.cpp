@@ -1,5 +1,6 @@
 #include "ui/settings.hpp"
 
+#include <utility>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -51,6 +52,14 @@ std::filesystem::path defaultConfigDirectory() {
     return {};
 }
 
+
+// The panels whose visibility persists (the help overlay always starts closed).
+constexpr std::pair<const char*, bool PanelVisibility::*> kPersistedPanels[] = {
+    {"setup", &PanelVisibility::setup},   {"result", &PanelVisibility::result}, {"device", &PanelVisibility::device},
+    {"grid", &PanelVisibility::grid},     {"threads", &PanelVisibility::threads}, {"shared", &PanelVisibility::shared},
+    {"output", &PanelVisibility::output}, {"source", &PanelVisibility::source}, {"counts", &PanelVisibility::counts},
+};
+
 std::string settingsToJson(const Settings& s) {
     // Field by field rather than as nested initializer lists: clearer to
     // read, and GCC 12 with sanitizers mis-handles nlohmann's nested lists.
@@ -74,9 +83,7 @@ std::string settingsToJson(const Settings& s) {
     js["input"] = std::move(input);
 
     json panels = json::object();
-    panels["setup"] = s.panels.setup;
-    panels["result"] = s.panels.result;
-    panels["device"] = s.panels.device;
+    for (const auto& [name, flag] : kPersistedPanels) panels[name] = s.panels.*flag;
 
     json j = json::object();
     j["version"] = kSettingsVersion;
@@ -93,9 +100,7 @@ Result<Settings> settingsFromJson(const std::string& text) {
     Settings s;
     s.lecture = field(j, "lecture", s.lecture);
     if (auto it = j.find("panels"); it != j.end()) {
-        s.panels.setup = field(*it, "setup", s.panels.setup);
-        s.panels.result = field(*it, "result", s.panels.result);
-        s.panels.device = field(*it, "device", s.panels.device);
+        for (const auto& [name, flag] : kPersistedPanels) s.panels.*flag = field(*it, name, s.panels.*flag);
     }
     auto it = j.find("setup");
     if (it == j.end())
