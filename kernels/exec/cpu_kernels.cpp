@@ -15,18 +15,8 @@
 
 namespace tilescope::cpu {
 
-template <class T>
-using Global = typename traced::GlobalOf<T, CpuRecorder>::type;
-template <class T>
-using Restrict = traced::InputArray<CpuRecorder>;
-template <class T>
-using ConstantArray = traced::ConstantArray<T, CpuRecorder>;
-template <class T>
-using SharedArray = traced::SharedArray<CpuRecorder>;
-template <class T>
-using SharedArray2D = traced::SharedArray2D<CpuRecorder>;
-using Accumulator = traced::Accumulator<CpuRecorder>;
-using traced::Float4;  // load4 and store4 are found through their array argument
+using Recorder = CpuRecorder;
+#include "exec/traced_language.inl"
 
 #define TS_KERNEL
 #define __constant__
@@ -37,11 +27,6 @@ using traced::Float4;  // load4 and store4 are found through their array argumen
 #undef TS_KERNEL
 
 namespace {
-
-Global<const float> globalIn(const float* p, int size, ArrayId id) { return {p, size, static_cast<std::uint8_t>(id)}; }
-Global<float> globalOut(float* p, int size) { return {p, size, kArrayOutput}; }
-Restrict<float> restrictIn(const float* p, int size) { return {p, size, kArrayMask}; }
-
 #include "exec/launch_table.inl"
 
 }  // namespace

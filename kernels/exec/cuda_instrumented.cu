@@ -136,18 +136,8 @@ __device__ void syncthreads(unsigned line) {
     (__syncthreads)();  // the parentheses call the real barrier, not this macro
 }
 
-template <class T>
-using Global = typename traced::GlobalOf<T, DeviceRecorder>::type;
-template <class T>
-using Restrict = traced::InputArray<DeviceRecorder>;
-template <class T>
-using ConstantArray = traced::ConstantArray<T, DeviceRecorder>;
-template <class T>
-using SharedArray = traced::SharedArray<DeviceRecorder>;
-template <class T>
-using SharedArray2D = traced::SharedArray2D<DeviceRecorder>;
-using Accumulator = traced::Accumulator<DeviceRecorder>;
-using traced::Float4;  // load4 and store4 are found through their array argument
+using Recorder = DeviceRecorder;
+#include "exec/traced_language.inl"
 
 #define TS_KERNEL __global__
 #define __syncthreads() ::tilescope::instrumented::syncthreads(__LINE__)
@@ -156,9 +146,6 @@ using traced::Float4;  // load4 and store4 are found through their array argumen
 #undef TS_KERNEL
 
 namespace {
-Global<const float> globalIn(const float* p, int size, ArrayId id) { return {p, size, static_cast<std::uint8_t>(id)}; }
-Global<float> globalOut(float* p, int size) { return {p, size, kArrayOutput}; }
-Restrict<float> restrictIn(const float* p, int size) { return {p, size, kArrayMask}; }
 #include "exec/launch_table.inl"
 }  // namespace
 
@@ -208,17 +195,8 @@ Result<unsigned long long> launchOnce(const LaunchPlan& plan, const HostArrays& 
     TS_CUDA_TRY(cudaMemcpyToSymbol(g_trace, &trace, sizeof(trace)));
 
     KernelArgs args{N.get(), a.nSize, mask.get(), a.maskSize, P.get(), a.pSize};
-    cudaError_t launched = launchKernel(plan, args, [&](auto kernel, auto... params) {
-        if (plan.sharedBytes > 48 * 1024) {
-            cudaError_t s = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 static_cast<int>(plan.sharedBytes));
-            if (s != cudaSuccess) return s;
-        }
-        dim3 grid(plan.grid.x, plan.grid.y, plan.grid.z);
-        dim3 block(plan.block.x, plan.block.y, plan.block.z);
-        kernel<<<grid, block, plan.sharedBytes>>>(params...);
-        return cudaGetLastError();
-    });
+    cudaError_t launched = launchKernel(
+        plan, args, [&](auto kernel, auto... params) { return launchOnGrid(plan, kernel, params...); });
     if (launched != cudaSuccess) return cudaFailure(launched, "instrumented kernel launch");
     TS_CUDA_TRY(cudaDeviceSynchronize());
 

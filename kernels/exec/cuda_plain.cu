@@ -35,17 +35,8 @@ cudaError_t uploadPlainMask(const LaunchPlan& plan, const float* hostMask) {
 
 cudaError_t launchPlain(const LaunchPlan& plan, const DeviceArrays& d) {
     plain::KernelArgs args{d.N, d.nSize, d.mask, d.maskSize, d.P, d.pSize};
-    return plain::launchKernel(plan, args, [&](auto kernel, auto... params) {
-        if (plan.sharedBytes > 48 * 1024) {
-            cudaError_t s = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 static_cast<int>(plan.sharedBytes));
-            if (s != cudaSuccess) return s;
-        }
-        dim3 grid(plan.grid.x, plan.grid.y, plan.grid.z);
-        dim3 block(plan.block.x, plan.block.y, plan.block.z);
-        kernel<<<grid, block, plan.sharedBytes>>>(params...);
-        return cudaGetLastError();
-    });
+    return plain::launchKernel(plan, args,
+                               [&](auto kernel, auto... params) { return launchOnGrid(plan, kernel, params...); });
 }
 
 Result<double> executePlain(const LaunchPlan& plan, const HostArrays& a) {

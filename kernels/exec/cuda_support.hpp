@@ -9,6 +9,7 @@
 #include <string>
 
 #include "api/plan.hpp"
+#include "api/plan.hpp"
 #include "core/result.hpp"
 
 namespace tilescope::cuda {
@@ -96,5 +97,23 @@ struct DeviceArrays {
 // on the default stream, asynchronous, returning the launch's own error.
 cudaError_t uploadPlainMask(const LaunchPlan& plan, const float* hostMask);
 cudaError_t launchPlain(const LaunchPlan& plan, const DeviceArrays& arrays);
+
+#ifdef __CUDACC__
+// Launches `kernel` over the plan's grid with the plan's dynamic shared
+// memory, asking for more than the default 48 KB per block when the tile
+// needs it; returns the launch's error.
+template <class Kernel, class... Params>
+cudaError_t launchOnGrid(const LaunchPlan& plan, Kernel kernel, Params... params) {
+    if (plan.sharedBytes > 48 * 1024) {
+        cudaError_t s = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(plan.sharedBytes));
+        if (s != cudaSuccess) return s;
+    }
+    const dim3 grid(plan.grid.x, plan.grid.y, plan.grid.z);
+    const dim3 block(plan.block.x, plan.block.y, plan.block.z);
+    kernel<<<grid, block, plan.sharedBytes>>>(params...);
+    return cudaGetLastError();
+}
+#endif
 
 }  // namespace tilescope::cuda
