@@ -29,8 +29,7 @@ using Json = nlohmann::ordered_json;
 
 struct StatsOptions {
     KernelOptions kernel;
-    std::string traceBlocks = "all";
-    std::size_t eventBudget = 20'000'000;
+    TraceSelection selection;
 };
 
 void addCounters(Json& j, const Counters& c, const LaunchPlan& plan) {
@@ -57,22 +56,9 @@ void addCounters(Json& j, const Counters& c, const LaunchPlan& plan) {
 
 int runStats(const StatsOptions& o) {
     Loaded loaded;
-    if (Status s = load(o.kernel, loaded); !s)
-        return fail(s.error());
-    auto plan = planRequest(loaded.request);
-    if (!plan)
-        return fail(plan.error());
-    auto blocks = parseTraceBlocks(o.traceBlocks, *plan);
-    if (!blocks)
-        return fail(blocks.error());
-    loaded.request.trace = true;
-    loaded.request.traceBlocks = *blocks;
-    loaded.request.eventBudget = o.eventBudget;
-    auto result = runKernel(loaded.request);
+    auto result = runTraced(o.kernel, o.selection, loaded);
     if (!result)
         return fail(result.error());
-    if (!result->trace)
-        return fail(Error{ExitCode::Internal, "the run returned no trace"});
     const Trace& trace = *result->trace;
     const LaunchPlan& p = trace.plan;
     const TraceCounts counts = countTrace(trace);
@@ -128,10 +114,7 @@ Command addStatsCommand(CLI::App& app) {
         "stats",
         "count the loads, stores, FLOPs and barriers of a launch and print them as JSON, with the book's ratios");
     addKernelOptions(*c, options->kernel, true);
-    c->add_option("--trace-blocks", options->traceBlocks,
-                  "blocks to count: all (default), interior, or a list such as \"0,0;1,0\" (2D) or \"0;3\" (1D)");
-    c->add_option("--event-budget", options->eventBudget, "stop with a message past this many recorded events")
-        ->capture_default_str();
+    addTraceOptions(*c, options->selection, "count");
     return Command{c, [options] { return runStats(*options); }};
 }
 

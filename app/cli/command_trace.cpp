@@ -25,8 +25,7 @@ using Json = nlohmann::ordered_json;
 
 struct TraceOptions {
     KernelOptions kernel;
-    std::string traceBlocks = "all";
-    std::size_t eventBudget = 20'000'000;
+    TraceSelection selection;
     std::string out;
     std::string format = "auto";
     std::string chrome;  // also export the hardware record (GPU runs) for Perfetto
@@ -34,22 +33,9 @@ struct TraceOptions {
 
 int runTrace(const TraceOptions& o) {
     Loaded loaded;
-    if (Status s = load(o.kernel, loaded); !s)
-        return fail(s.error());
-    auto plan = planRequest(loaded.request);
-    if (!plan)
-        return fail(plan.error());
-    auto blocks = parseTraceBlocks(o.traceBlocks, *plan);
-    if (!blocks)
-        return fail(blocks.error());
-    loaded.request.trace = true;
-    loaded.request.traceBlocks = *blocks;
-    loaded.request.eventBudget = o.eventBudget;
-    auto result = runKernel(loaded.request);
+    auto result = runTraced(o.kernel, o.selection, loaded);
     if (!result)
         return fail(result.error());
-    if (!result->trace)
-        return fail(Error{ExitCode::Internal, "the run returned no trace"});
     const Trace& trace = *result->trace;
     // Refuse before writing anything, so that a failed request leaves no file.
     if (!o.chrome.empty() && trace.hardware.empty())
@@ -106,10 +92,7 @@ Command addTraceCommand(CLI::App& app) {
     CLI::App* c =
         app.add_subcommand("trace", "record every load, store, multiply-add and barrier of a launch to a file");
     addKernelOptions(*c, options->kernel, true);
-    c->add_option("--trace-blocks", options->traceBlocks,
-                  "blocks to record: all (default), interior, or a list such as \"0,0;1,0\" (2D) or \"0;3\" (1D)");
-    c->add_option("--event-budget", options->eventBudget, "stop with a message past this many recorded events")
-        ->capture_default_str();
+    addTraceOptions(*c, options->selection, "record");
     c->add_option("--out,-o", options->out, "the trace file (.json, .tstrace, or any name)")->required();
     c->add_option("--format", options->format, "auto (by the file name, else JSON up to 100000 events), json or binary")
         ->check(CLI::IsMember({"auto", "json", "binary"}));

@@ -6,6 +6,7 @@
 #include "api/kernels.hpp"
 #include "io/files.hpp"
 #include "io/mask_file.hpp"
+#include "trace/trace_select.hpp"
 
 namespace tilescope::cli {
 
@@ -94,6 +95,29 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     r.backend = o.backend == "cpu" ? Backend::Cpu : o.backend == "cuda" ? Backend::Cuda : Backend::Auto;
     if (o.block < 0) return badInput("--block " + std::to_string(o.block) + " is negative");
     return success();
+}
+
+void addTraceOptions(CLI::App& c, TraceSelection& selection, const char* verb) {
+    c.add_option("--trace-blocks", selection.blocks,
+                 std::string("blocks to ") + verb +
+                     ": all (default), interior, or a list such as \"0,0;1,0\" (2D) or \"0;3\" (1D)");
+    c.add_option("--event-budget", selection.eventBudget, "stop with a message past this many recorded events")
+        ->capture_default_str();
+}
+
+Result<RunResult> runTraced(const KernelOptions& options, const TraceSelection& selection, Loaded& loaded) {
+    if (Status s = load(options, loaded); !s) return s.error();
+    auto plan = planRequest(loaded.request);
+    if (!plan) return plan.error();
+    auto blocks = parseTraceBlocks(selection.blocks, *plan);
+    if (!blocks) return blocks.error();
+    loaded.request.trace = true;
+    loaded.request.traceBlocks = *blocks;
+    loaded.request.eventBudget = selection.eventBudget;
+    auto result = runKernel(loaded.request);
+    if (!result) return result.error();
+    if (!result->trace) return Error{ExitCode::Internal, "the run returned no trace"};
+    return result;
 }
 
 }  // namespace tilescope::cli

@@ -37,6 +37,18 @@ struct Loaded {
 // Reads or generates the input and the mask and fills the request.
 Status load(const KernelOptions& options, Loaded& loaded);
 
+// Which blocks a traced command records, and how many events it may keep
+// (--trace-blocks, --event-budget).
+struct TraceSelection {
+    std::string blocks = "all";
+    std::size_t eventBudget = 20'000'000;
+};
+void addTraceOptions(CLI::App& command, TraceSelection& selection, const char* verb);
+
+// Loads the input and mask, checks the block list against the launch, and
+// runs the kernel with tracing on; the result always holds a trace.
+Result<RunResult> runTraced(const KernelOptions& options, const TraceSelection& selection, Loaded& loaded);
+
 // Prints "tilescope: <message>" on stderr and returns the exit code.
 int fail(const Error& error);
 
