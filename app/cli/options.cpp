@@ -78,6 +78,8 @@ Status load(const KernelOptions& o, Loaded& loaded) {
         auto mask = io::readMask(o.mask);
         if (!mask) return mask.error();
         loaded.mask = std::move(*mask);
+    } else if (o.radius < -1) {
+        return badInput("--radius " + std::to_string(o.radius) + " is negative; a mask of radius R is 2R+1 wide");
     } else if (o.radius >= 0) {
         const int w = 2 * o.radius + 1;
         // Counts do not depend on the mask's values: any values will do.

@@ -18,7 +18,7 @@ struct KernelOptions {
     std::string input;       // a file
     std::string size;        // "N" or "WxH" instead of a file
     std::string mask;        // a file
-    int radius = -1;         // instead of a mask file
+    int radius = -1;         // instead of a mask file; -1: not given
     int block = 0;
     std::string backend = "auto";
     bool whatIf = false;
