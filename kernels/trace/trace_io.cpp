@@ -2,6 +2,10 @@
 // formats are documented in trace_io.hpp.
 #include "trace/trace_io.hpp"
 
+#include <unistd.h>
+#include <filesystem>
+#include <cerrno>
+#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -418,21 +422,37 @@ Result<std::string> readFile(const std::string& path) {
 }
 
 Status writeFile(const std::string& path, const std::string& bytes) {
-    // Write beside, then rename: a reader never sees half a trace.
-    const std::string partial = path + ".partial";
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    // Only ever replace a regular file: renaming over a pipe or a device
+    // (`--out /dev/null` as root) would destroy it.
+    if (fs::is_directory(path, ec)) return badInput(path + ": cannot be written: it is a directory");
+    if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+        return badInput(path + ": cannot be written: it exists and is not a regular file");
+    const fs::path parent = fs::path(path).parent_path();
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        return badInput(path + ": cannot be written: the folder '" + parent.string() + "' does not exist");
+    // Write beside, then rename: a reader never sees half a trace. The
+    // temporary name is unique to this process and call, so two traces written
+    // to the same path at once do not collide.
+    static std::atomic<unsigned> serial{0};
+    const std::string partial =
+        path + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(serial.fetch_add(1));
     {
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
         if (!out)
-            return badInput(path + ": cannot create the file");
+            return badInput(path + ": cannot create the file (" + std::strerror(errno) + ")");
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        out.flush();
         if (!out) {
             std::remove(partial.c_str());
             return badInput(path + ": cannot write the file (disk full?)");
         }
     }
     if (std::rename(partial.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
         std::remove(partial.c_str());
-        return badInput(path + ": cannot write the file");
+        return badInput(path + ": cannot write the file (" + reason + ")");
     }
     return success();
 }
