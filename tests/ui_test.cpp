@@ -31,6 +31,7 @@
 #include "api/runner.hpp"
 #include "reference/reference.hpp"
 #include "trace/trace_index.hpp"
+#include "trace/trace_io.hpp"
 #include "ui/inputs.hpp"
 #include "ui/masks.hpp"
 #include "ui/runner.hpp"
@@ -740,6 +741,89 @@ TEST_F(UiTest, SteppingThroughAWholeTraceWithEveryPanelOpen) {
     std::string out;
     ASSERT_EQ(run("ui-bench --frames 120 --step-every 1 --backend cpu --input-size 32x32 " + panels, &out), 0) << out;
     EXPECT_NE(out.find("(the end)"), std::string::npos) << out;
+}
+
+// [SECTION] The hardware panel
+
+// A trace of the demo's launch with a hand-made hardware record, as an
+// instrumented GPU run would write it: block k on SM 2(k mod 3) (SMs 0, 2
+// and 4: the panel has a row for each SM that ran a block, none for 1 and 3),
+// starting at 1000 + 200k ns and running 500 ns.
+fs::path writeHardwareTrace(const fs::path& dir) {
+    Image input = Image::planar(64, 64, 1);
+    const Mask mask = *ui::makePresetMask(ui::MaskPreset::Figure7_4, 2, 2);
+    RunRequest request;
+    request.kernel = "conv2d_tiled_in";
+    request.input = &input;
+    request.mask = &mask;
+    request.block = 16;
+    request.backend = Backend::Cpu;
+    request.trace = true;
+    request.traceBlocks = {Dim3{0, 0, 0}};
+    auto result = runKernel(request);
+    EXPECT_TRUE(result.ok() && result->trace) << (result ? "" : result.error().message);
+    if (!result || !result->trace)
+        return {};
+    Trace trace = std::move(*result->trace);
+    trace.backend = "cuda";
+    const Dim3 grid = trace.plan.grid;
+    for (unsigned y = 0; y < grid.y; ++y)
+        for (unsigned x = 0; x < grid.x; ++x) {
+            const unsigned k = trace.linearBlock({x, y, 0});
+            trace.hardware.push_back(
+                BlockHardware{Dim3{x, y, 0}, (k % 3) * 2, 1000 + 200ull * k, 1500 + 200ull * k, {k % 48, (k + 1) % 48}});
+        }
+    const fs::path file = dir / "hardware.tstrace";
+    auto written = writeTrace(trace, file.string(), TraceFormat::Binary);
+    EXPECT_TRUE(written.ok()) << (written ? "" : written.error().message);
+    return file;
+}
+
+// The everyday palette: blocks in sky blue, the selected one in orange.
+constexpr gfx::Rgb8 kBlockBar{0x56, 0xB4, 0xE9};
+constexpr gfx::Rgb8 kSelectedBar{0xE6, 0x9F, 0x00};
+
+TEST_F(UiTest, HardwarePanelDrawsEachBlockOnItsSmsRow) {
+    const fs::path file = writeHardwareTrace(dir());
+    ASSERT_FALSE(file.empty());
+    const Screenshot shot = screenshot("--panels hardware,grid --open-trace '" + file.string() + "'");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    ASSERT_FALSE(shot.has("hardware.message")) << shot.text("hardware.message");
+    EXPECT_TRUE(shot.has("hardware.sm0"));
+    EXPECT_TRUE(shot.has("hardware.sm2"));
+    EXPECT_TRUE(shot.has("hardware.sm4"));
+    EXPECT_FALSE(shot.has("hardware.sm1")) << "no row for an SM that ran nothing";
+    EXPECT_LT(shot.rect("hardware.sm0").y0, shot.rect("hardware.sm2").y0);
+    EXPECT_LT(shot.rect("hardware.sm2").y0, shot.rect("hardware.sm4").y0);
+    int checked = 0, selected = 0;
+    for (unsigned k = 0; k < 36; ++k) {
+        const std::string name = "hardware.block" + std::to_string(k);
+        ASSERT_TRUE(shot.has(name)) << name;
+        const Rect bar = shot.rect(name), row = shot.rect("hardware.sm" + std::to_string((k % 3) * 2));
+        EXPECT_GE(bar.y0, row.y0) << name;
+        EXPECT_LE(bar.y1, row.y1) << name;
+        ASSERT_GE(bar.width(), 8.0f) << name;
+        const bool isSelected = shot.text(name).find("selected") != std::string::npos;
+        selected += isSelected;
+        // Inside the bar (past its outline, above its label): the block's colour...
+        const gfx::Rgb8 inside = shot.pixel(bar.x0 + 4, bar.y0 + 4);
+        EXPECT_TRUE(near(inside, isSelected ? kSelectedBar : kBlockBar)) << name;
+        // ...and just before it on its row, the gap after the SM's previous block.
+        const gfx::Rgb8 before = shot.pixel(bar.x0 - 3, bar.y0 + 4);
+        if (k >= 3) {
+            EXPECT_FALSE(near(before, kBlockBar, 30)) << name;
+        }
+        ++checked;
+    }
+    EXPECT_EQ(checked, 36);
+    EXPECT_LE(selected, 1);
+}
+
+TEST_F(UiTest, HardwarePanelSaysWhyACpuRunHasNoSms) {
+    const Screenshot shot = screenshot("--panels hardware");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_EQ(shot.text("hardware.message"),
+              "the CPU executor has no SMs: run on a GPU, or open a trace recorded on one");
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ std::string keys(auto range) {
 
 // [SECTION] The options that put the app in a state
 
-constexpr const char* kPanelNames = "setup, result, device, help, grid, threads, shared, output, source, counts";
+constexpr const char* kPanelNames = "setup, result, device, help, grid, threads, shared, output, source, counts, hardware";
 
 struct StateOptions {
     KernelOptions run;      // --kernel, --input, --mask, --radius, --block, --backend, --what-if
@@ -45,6 +45,7 @@ struct StateOptions {
     bool lecture = false;
     std::string windowSize = "1600x900";
     std::string panels;  // setup,result,device,help
+    std::string openTrace;  // a trace file to show instead of tracing
 };
 
 void addStateOptions(CLI::App& command, StateOptions& o) {
@@ -69,6 +70,8 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
     command.add_flag("--lecture", o.lecture, "lecture-hall mode: large type, thick lines, high contrast");
     command.add_option("--size", o.windowSize, "the window's size in pixels, WxH (default 1600x900)");
     command.add_option("--panels", o.panels, std::string("panels to show, comma-separated: ") + kPanelNames);
+    command.add_option("--open-trace", o.openTrace,
+                       "a trace file written by `tilescope trace --out`: the hardware panel shows its record");
 }
 
 Result<std::pair<int, int>> parsePair(const std::string& text, char separator, const char* what) {
@@ -181,7 +184,7 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         options.lecture = true;
 
     if (!o.panels.empty()) {
-        ui::PanelVisibility panels{false, false, false, false, false, false, false, false, false, false};
+        ui::PanelVisibility panels{false, false, false, false, false, false, false, false, false, false, false};
         std::size_t start = 0;
         while (start <= o.panels.size()) {
             const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());
@@ -206,12 +209,15 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
                 panels.source = true;
             else if (name == "counts")
                 panels.counts = true;
+            else if (name == "hardware")
+                panels.hardware = true;
             else
                 return badInput("unknown panel '" + name + "' in --panels (" + kPanelNames + ")");
             start = end + 1;
         }
         options.panels = panels;
     }
+    options.openTrace = o.openTrace;
     return options;
 }
 
@@ -222,6 +228,7 @@ struct AppCommandState {
     bool lecture = false;
     std::string configDir;
     int frames = 0;
+    std::string openTrace;
     // tilescope screenshot
     StateOptions screenshot;
     std::string out;
@@ -240,6 +247,7 @@ int runApp(const AppCommandState& state) {
         options.lecture = true;
     options.configDir = state.configDir;
     options.frames = state.frames;
+    options.openTrace = state.openTrace;
     ui::App app(std::move(options));
     return app.run();
 }
@@ -276,6 +284,8 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     app.add_option("--frames", state->frames, "close the app after this many frames (for tests)")
         ->check(CLI::NonNegativeNumber)
         ->group("");
+    app.add_option("--open-trace", state->openTrace,
+                   "a trace file written by `tilescope trace --out`: the hardware panel shows its record");
 
     auto* screenshot = app.add_subcommand(
         "screenshot", "draw the app in a given state into a PNG (needs an X display: use xvfb-run without one)");

@@ -25,6 +25,7 @@
 
 #include "io/files.hpp"
 #include "io/mask_file.hpp"
+#include "trace/trace_io.hpp"
 #include "ui/panel_device.hpp"
 #include "ui/panel_help.hpp"
 #include "ui/panel_legend.hpp"
@@ -32,6 +33,7 @@
 #include "ui/panel_setup.hpp"
 #include "ui/panel_counts.hpp"
 #include "ui/panel_grid.hpp"
+#include "ui/panel_hardware.hpp"
 #include "ui/panel_output.hpp"
 #include "ui/panel_shared.hpp"
 #include "ui/panel_source.hpp"
@@ -157,6 +159,7 @@ Status App::open() {
     m_outputPanel = std::make_unique<OutputPanel>(*this);
     m_sourcePanel = std::make_unique<SourcePanel>(*this);
     m_countsPanel = std::make_unique<CountsPanel>(*this);
+    m_hardwarePanel = std::make_unique<HardwarePanel>(*this);
     m_window->onDrop([this](const std::vector<std::string>& paths) {
         if (!paths.empty())
             openInputFile(paths.front());
@@ -164,6 +167,18 @@ Status App::open() {
     m_probe.setEnabled(!m_options.layoutJson.empty());
     if (!m_options.maskFile.empty())
         loadMaskFile(m_options.maskFile);
+    if (!m_options.openTrace.empty()) {
+        // The app opened on a file shows its record (a screenshot shows the panels it names).
+        if (m_options.mode == AppMode::Interactive)
+            m_settings.panels.hardware = true;
+        // Not fatal: the hardware panel shows what went wrong, in place.
+        if (auto trace = readTrace(m_options.openTrace.string())) {
+            m_openedTrace = std::make_shared<const Trace>(std::move(*trace));
+        } else {
+            m_openedTraceProblem = m_options.openTrace.string() + ": " + trace.error().message;
+            std::fprintf(stderr, "tilescope: %s\n", m_openedTraceProblem.c_str());
+        }
+    }
     m_savedSettingsJson = settingsToJson(m_settings);
     return success();
 }
@@ -173,6 +188,7 @@ void App::close() {
         return;
     saveSettingsIfChanged(true);
     m_runner.reset();  // joins the worker before anything it could wake goes away
+    m_hardwarePanel.reset();
     m_countsPanel.reset();
     m_sourcePanel.reset();
     m_outputPanel.reset();
@@ -446,6 +462,7 @@ void App::drawMenuBar() {
         ImGui::MenuItem("Output P", nullptr, &m_settings.panels.output);
         ImGui::MenuItem("Source", nullptr, &m_settings.panels.source);
         ImGui::MenuItem("Counts", nullptr, &m_settings.panels.counts);
+        ImGui::MenuItem("Hardware (SMs over time)", nullptr, &m_settings.panels.hardware);
         ImGui::Separator();
         if (ImGui::MenuItem("Lecture-hall mode", "Ctrl+L", m_settings.lecture))
             setLecture(!m_settings.lecture);
@@ -501,8 +518,21 @@ App::Rect App::layoutSlot(Slot slot) const {
                 return {viewport->Pos.x, top, setupWidth, height};
             case Slot::Grid:
                 return {x0, top, a, gridHeight};
-            case Slot::Counts:
-                return {x0, top + gridHeight, a, height - gridHeight};
+            case Slot::Counts: {
+                // Shares the grid column's bottom with the hardware panel.
+                const float h = height - gridHeight;
+                return {x0, top + gridHeight, a, m_settings.panels.hardware ? std::round(h * 0.5f) : h};
+            }
+            case Slot::Hardware: {
+                const float h = height - gridHeight;
+                const float countsH = m_settings.panels.counts ? std::round(h * 0.5f) : 0.0f;
+                // The only step-through panel: all the width right of the set-up
+                // (left of the result and device panels when they are shown).
+                const PanelVisibility& p = m_settings.panels;
+                if (!(p.grid || p.threads || p.shared || p.output || p.source || p.counts))
+                    return {x0, top, p.result || p.device ? a + b : rest, height};
+                return {x0, top + gridHeight + countsH, a, h - countsH};
+            }
             case Slot::Threads:
                 return {x1, top, b, threadsHeight};
             case Slot::Shared:
@@ -590,6 +620,10 @@ void App::drawPanels() {
     if (panels.counts) {
         placeNextWindow(Slot::Counts, "Counts###counts");
         m_countsPanel->draw(&panels.counts);
+    }
+    if (panels.hardware) {
+        placeNextWindow(Slot::Hardware, "Hardware###hardware");
+        m_hardwarePanel->draw(&panels.hardware);
     }
     m_legend->draw();
     if (panels.help)

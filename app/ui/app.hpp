@@ -31,6 +31,10 @@
 #include "ui/setup_rules.hpp"
 #include "ui/theme.hpp"
 
+namespace tilescope {
+struct Trace;
+}
+
 namespace tilescope::ui {
 
 class SetupPanel;
@@ -45,6 +49,7 @@ class SharedPanel;
 class OutputPanel;
 class SourcePanel;
 class CountsPanel;
+class HardwarePanel;
 
 enum class AppMode { Interactive, Screenshot, Bench };
 
@@ -62,6 +67,7 @@ struct AppOptions {
     int frames = 0;                    // interactive: close after this many frames (0: never); bench: frames timed
     std::filesystem::path screenshot;  // screenshot: the PNG to write
     std::filesystem::path layoutJson;  // screenshot: where things were drawn (for tests)
+    std::filesystem::path openTrace;   // --open-trace FILE: a trace file (tilescope trace --out) to show
     int recomputeEvery = 0;            // bench: change the set-up every this many frames (0: never)
     int stepEvery = 0;                 // bench: step the trace forward every this many frames (0: never)
 };
@@ -113,6 +119,12 @@ public:
     // A problem with the settings or fonts, for the status line.
     const std::string& notice() const { return m_notice; }
     std::span<const Shortcut> shortcuts() const;
+    // The trace opened with --open-trace (null: none, or it could not be
+    // read, and then openedTraceProblem() says why). The hardware panel
+    // shows its hardware record.
+    const Trace* openedTrace() const { return m_openedTrace.get(); }
+    const std::string& openedTraceProblem() const { return m_openedTraceProblem; }
+    std::string openedTracePath() const { return m_options.openTrace.string(); }
 
 private:
     struct Rect {
@@ -125,7 +137,7 @@ private:
     // With the step-through views on, the right part holds three columns:
     // grid over source; threads, shared memory and output; result, counts
     // and device.
-    enum class Slot { Left, RightTop, RightBottom, Grid, Source, Threads, Shared, Output, Counts, Count };
+    enum class Slot { Left, RightTop, RightBottom, Grid, Source, Threads, Shared, Output, Counts, Hardware, Count };
 
     Status open();
     void close();
@@ -141,7 +153,7 @@ private:
     bool settled() const;
     bool stepThroughShown() const {
         const PanelVisibility& p = m_settings.panels;
-        return p.grid || p.threads || p.shared || p.output || p.source || p.counts;
+        return p.grid || p.threads || p.shared || p.output || p.source || p.counts || p.hardware;
     }
     void saveSettingsIfChanged(bool force);
     int finishScreenshot();
@@ -155,6 +167,8 @@ private:
     double m_lastSettingsCheck = 0.0;
     std::string m_notice;
     std::string m_maskFileProblem;
+    std::shared_ptr<const Trace> m_openedTrace;
+    std::string m_openedTraceProblem;
 
     std::unique_ptr<gfx::Window> m_window;  // first: destroyed last, with the OpenGL context
     std::unique_ptr<gfx::ColorMapper> m_colorMapper;
@@ -187,6 +201,7 @@ private:
     std::unique_ptr<OutputPanel> m_outputPanel;
     std::unique_ptr<SourcePanel> m_sourcePanel;
     std::unique_ptr<CountsPanel> m_countsPanel;
+    std::unique_ptr<HardwarePanel> m_hardwarePanel;
 
     long long m_frame = 0;
     int m_quietFrames = 0;    // frames since the last input (the interactive app sleeps when idle)

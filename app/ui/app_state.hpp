@@ -50,6 +50,7 @@ struct PanelVisibility {
     bool output = false;
     bool source = true;
     bool counts = true;
+    bool hardware = false;  // the SMs' timeline of an instrumented GPU run
 };
 
 // What persists between runs (besides ImGui's own imgui.ini for window places).

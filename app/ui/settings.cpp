@@ -58,6 +58,7 @@ constexpr std::pair<const char*, bool PanelVisibility::*> kPersistedPanels[] = {
     {"setup", &PanelVisibility::setup},   {"result", &PanelVisibility::result}, {"device", &PanelVisibility::device},
     {"grid", &PanelVisibility::grid},     {"threads", &PanelVisibility::threads}, {"shared", &PanelVisibility::shared},
     {"output", &PanelVisibility::output}, {"source", &PanelVisibility::source}, {"counts", &PanelVisibility::counts},
+    {"hardware", &PanelVisibility::hardware},
 };
 
 std::string settingsToJson(const Settings& s) {
