@@ -12,18 +12,11 @@
 namespace tilescope::ui {
 
 void OutputPanel::draw(bool* open) {
-    if (!ImGui::Begin("Output P###output", open)) {
-        ImGui::End();
-        return;
-    }
     TraceSession& session = m_app.traceSession();
     const BlockReplay* replay = session.replay();
     const TracedRun& run = session.run(0);
-    if (!replay || !run.outcome || !run.outcome->result) {
-        ImGui::TextDisabled("no trace yet");
-        ImGui::End();
+    if (!beginStepThroughPanel("Output P###output", open, replay && run.outcome && run.outcome->result))
         return;
-    }
     const Theme& theme = m_app.theme();
     const Palette& palette = theme.palette;
     const Cursor cursor = session.cursor();

@@ -14,18 +14,11 @@
 namespace tilescope::ui {
 
 void SharedPanel::draw(bool* open) {
-    if (!ImGui::Begin("Shared and constant memory###shared", open)) {
-        ImGui::End();
-        return;
-    }
     TraceSession& session = m_app.traceSession();
     const BlockReplay* replay = session.replay();
     const TracedRun& run = session.run(0);
-    if (!replay || !run.outcome) {
-        ImGui::TextDisabled("no trace yet");
-        ImGui::End();
+    if (!beginStepThroughPanel("Shared and constant memory###shared", open, replay && run.outcome))
         return;
-    }
     const Theme& theme = m_app.theme();
     const Palette& palette = theme.palette;
     const Cursor cursor = session.cursor();

@@ -13,17 +13,10 @@
 namespace tilescope::ui {
 
 void SourcePanel::draw(bool* open) {
-    if (!ImGui::Begin("Source###source", open)) {
-        ImGui::End();
-        return;
-    }
     TraceSession& session = m_app.traceSession();
     const BlockReplay* replay = session.replay();
-    if (!replay) {
-        ImGui::TextDisabled("no trace yet");
-        ImGui::End();
+    if (!beginStepThroughPanel("Source###source", open, replay != nullptr))
         return;
-    }
     const Theme& theme = m_app.theme();
     const Cursor cursor = session.cursor();
     const unsigned thread = session.selectedThread();

@@ -14,17 +14,10 @@
 namespace tilescope::ui {
 
 void ThreadsPanel::draw(bool* open) {
-    if (!ImGui::Begin("Threads###threads", open)) {
-        ImGui::End();
-        return;
-    }
     TraceSession& session = m_app.traceSession();
     const BlockReplay* replay = session.replay();
-    if (!replay) {
-        ImGui::TextDisabled("no trace yet");
-        ImGui::End();
+    if (!beginStepThroughPanel("Threads###threads", open, replay != nullptr))
         return;
-    }
     const Theme& theme = m_app.theme();
     const Palette& palette = theme.palette;
     const Cursor cursor = session.cursor();

@@ -124,4 +124,17 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme) {
     return true;
 }
 
+bool beginStepThroughPanel(const char* title, bool* open, bool ready) {
+    if (!ImGui::Begin(title, open)) {
+        ImGui::End();
+        return false;
+    }
+    if (!ready) {
+        ImGui::TextDisabled("no trace yet");
+        ImGui::End();
+        return false;
+    }
+    return true;
+}
+
 }  // namespace tilescope::ui

@@ -37,4 +37,9 @@ void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const c
 // and where the cursor stands. Returns false when there is no trace to step.
 bool drawSteppingBar(TraceSession& session, const Theme& theme);
 
+// Opens a step-through panel's window. Returns false when there is nothing
+// to draw (the window is then already ended, and says "no trace yet" when it
+// is open); when it returns true, the caller draws and ends the window.
+bool beginStepThroughPanel(const char* title, bool* open, bool ready);
+
 }  // namespace tilescope::ui
