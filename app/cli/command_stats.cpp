@@ -25,7 +25,6 @@ namespace tilescope::cli {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 
 struct StatsOptions {
     KernelOptions kernel;
@@ -63,14 +62,7 @@ int runStats(const StatsOptions& o) {
     const LaunchPlan& p = trace.plan;
     const TraceCounts counts = countTrace(trace);
 
-    Json j;
-    j["kernel"] = trace.kernel;
-    j["backend"] = trace.backend;
-    j["backend_reason"] = result->backendReason;
-    j["what_if"] = p.whatIf;
-    j["what_if_reason"] = p.whatIfReason;
-    j["grid"] = {p.grid.x, p.grid.y};
-    j["block_dim"] = {p.block.x, p.block.y};
+    Json j = launchJson(*result);
     j["plan"] = {{"radius", p.radius},     {"mask_width", p.maskWidth}, {"in_tile", p.inTile},
                  {"out_tile", p.outTile},  {"width", p.width},          {"height", p.height},
                  {"channels", p.channels}, {"pitch", p.pitch},          {"shared_bytes", p.sharedBytes}};
@@ -100,10 +92,7 @@ int runStats(const StatsOptions& o) {
         list.push_back(std::move(block));
     }
     j["blocks"] = std::move(list);
-    std::printf("%s\n", j.dump(2).c_str());
-    if (p.whatIf)
-        std::fprintf(stderr, "tilescope: what-if: %s\n", p.whatIfReason.c_str());
-    return 0;
+    return printReport(j, p);
 }
 
 }  // namespace

@@ -21,7 +21,6 @@ namespace tilescope::cli {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
 
 struct TraceOptions {
     KernelOptions kernel;
@@ -60,14 +59,7 @@ int runTrace(const TraceOptions& o) {
     const std::size_t events = trace.eventCount();
 
     const LaunchPlan& p = trace.plan;
-    Json j;
-    j["kernel"] = trace.kernel;
-    j["backend"] = trace.backend;
-    j["backend_reason"] = result->backendReason;
-    j["what_if"] = p.whatIf;
-    j["what_if_reason"] = p.whatIfReason;
-    j["grid"] = {p.grid.x, p.grid.y};
-    j["block_dim"] = {p.block.x, p.block.y};
+    Json j = launchJson(*result);
     j["out"] = o.out;
     j["format"] = *written;
     j["events"] = events;
@@ -79,10 +71,7 @@ int runTrace(const TraceOptions& o) {
     for (const BlockEvents& b : trace.blocks)
         list.push_back({b.block.x, b.block.y});
     j["blocks"] = std::move(list);
-    std::printf("%s\n", j.dump(2).c_str());
-    if (p.whatIf)
-        std::fprintf(stderr, "tilescope: what-if: %s\n", p.whatIfReason.c_str());
-    return 0;
+    return printReport(j, p);
 }
 
 }  // namespace

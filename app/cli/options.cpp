@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <cstdio>
 #include <iostream>
 #include <random>
 
@@ -120,6 +121,26 @@ Result<RunResult> runTraced(const KernelOptions& options, const TraceSelection& 
     if (!result) return result.error();
     if (!result->trace) return Error{ExitCode::Internal, "the run returned no trace"};
     return result;
+}
+
+Json launchJson(const RunResult& run) {
+    const Trace& trace = *run.trace;
+    const LaunchPlan& p = trace.plan;
+    Json j;
+    j["kernel"] = trace.kernel;
+    j["backend"] = trace.backend;
+    j["backend_reason"] = run.backendReason;
+    j["what_if"] = p.whatIf;
+    j["what_if_reason"] = p.whatIfReason;
+    j["grid"] = {p.grid.x, p.grid.y};
+    j["block_dim"] = {p.block.x, p.block.y};
+    return j;
+}
+
+int printReport(const Json& report, const LaunchPlan& plan) {
+    std::printf("%s\n", report.dump(2).c_str());
+    if (plan.whatIf) std::fprintf(stderr, "tilescope: what-if: %s\n", plan.whatIfReason.c_str());
+    return 0;
 }
 
 }  // namespace tilescope::cli

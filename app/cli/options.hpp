@@ -4,6 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string>
 
@@ -48,6 +50,14 @@ void addTraceOptions(CLI::App& command, TraceSelection& selection, const char* v
 // Loads the input and mask, checks the block list against the launch, and
 // runs the kernel with tracing on; the result always holds a trace.
 Result<RunResult> runTraced(const KernelOptions& options, const TraceSelection& selection, Loaded& loaded);
+
+// The JSON that `stats` and `trace` print, with its keys in the order set.
+using Json = nlohmann::ordered_json;
+// The keys every traced command's report begins with: kernel, backend (and
+// why), what-if (and why), grid, block_dim.
+Json launchJson(const RunResult& run);
+// Prints the report on stdout, the what-if note on stderr; returns 0.
+int printReport(const Json& report, const LaunchPlan& plan);
 
 // Prints "tilescope: <message>" on stderr and returns the exit code.
 int fail(const Error& error);
