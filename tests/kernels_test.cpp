@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "api/kernels.hpp"
+#include "api/limits.hpp"
 #include "api/runner.hpp"
 #include "test_support.hpp"
 
@@ -93,6 +94,51 @@ TEST_P(EveryKernel, SmallBlocksOfTheBooksFigures) {
     }
 }
 
+// Every block edge a launch can have, odd and even, from one thread to the
+// largest block, at every radius, on sizes that fit no tile: what the planner
+// accepts must compute the reference; what it refuses must be one of the two
+// launches the book's kernels cannot do (an input tile with no output tile
+// left, a 1D halo wider than the block that loads it).
+TEST_P(EveryKernel, EveryBlockEdgeAtEveryRadius) {
+    const Backend backend = GetParam();
+    const Image image = randomImage(37, 23, 1, 21);
+    const Image signal = randomSignal(301, 22);
+    int ran = 0, refused = 0;
+    for (const KernelInfo& k : allKernels()) {
+        const std::vector<int> edges = k.dims == 1 ? std::vector<int>{1, 3, 4, 32, 33, 100, 256, 1024}
+                                                   : std::vector<int>{1, 3, 4, 8, 12, 16, 20, 24, 31, 32};
+        const Image& in = k.dims == 1 ? signal : image;
+        for (int r = 0; r <= 7; ++r) {
+            const Mask mask = randomMask(2 * r + 1, k.dims == 2, 300 + r);
+            for (int edge : edges) {
+                auto result = run(k.name, in, mask, edge, backend);
+                if (!result) {
+                    const std::string& why = result.error().message;
+                    const bool expected = why.find("leaves no output tile") != std::string::npos ||
+                                          why.find("halo cells on each side") != std::string::npos;
+                    EXPECT_TRUE(expected) << k.name << " r=" << r << " block " << edge << ": " << why;
+                    ++refused;
+                    continue;
+                }
+                ++ran;
+                EXPECT_TRUE(matchesReference(in, mask, result->output)) << k.name << " r=" << r << " block " << edge;
+            }
+        }
+    }
+    // 4 kernels x 8 radii x 8 edges in 1D and 7 x 8 x 10 in 2D; refused: the
+    // tiled-input kernels (conv2d_tiled_in, conv2d_tiled_pitched) whenever
+    // edge <= 2r, and conv1d_tiled whenever r > edge.
+    int expectedRefused = 0;
+    for (int r = 0; r <= 7; ++r) {
+        for (int edge : {1, 3, 4, 8, 12, 16, 20, 24, 31, 32})
+            expectedRefused += edge <= 2 * r ? 2 : 0;
+        for (int edge : {1, 3, 4, 32, 33, 100, 256, 1024})
+            expectedRefused += r > edge ? 1 : 0;
+    }
+    EXPECT_EQ(refused, expectedRefused);
+    EXPECT_EQ(ran + refused, 4 * 8 * 8 + 7 * 8 * 10);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, EveryKernel, ::testing::ValuesIn(availableBackends()),
                          [](const auto& info) { return std::string(backendName(info.param)); });
 
@@ -146,6 +192,108 @@ TEST(BookNumbers, Figure7_4) {
             ASSERT_TRUE(result.ok()) << result.error().message;
             EXPECT_FLOAT_EQ(result->output.at(2, 2), 321.0f) << k.name;
         }
+}
+
+// [SECTION] The device panel's limits, each with what it constrains
+
+// An H100's limits, as cudaGetDeviceProperties reports them.
+DeviceLimits hopperLimits() {
+    DeviceLimits l;
+    l.name = "H100-like";
+    l.maxThreadsPerBlock = 1024;
+    l.sharedPerBlock = 48 * 1024;
+    l.sharedPerBlockOptin = 227 * 1024;
+    l.sharedPerSm = 228 * 1024;
+    l.maxThreadsPerSm = 2048;
+    l.maxBlocksPerSm = 32;
+    l.constantBytes = 64 * 1024;
+    l.l2Bytes = 50 * 1024 * 1024;
+    l.smCount = 132;
+    return l;
+}
+
+const LimitUse& rowNamed(const std::vector<LimitUse>& rows, const std::string& name) {
+    for (const LimitUse& r : rows)
+        if (r.limit == name) return r;
+    static const LimitUse none;
+    ADD_FAILURE() << "no row " << name;
+    return none;
+}
+
+TEST(DeviceLimits, EachLimitSaysWhichSettingItBoundsWithThisLaunchsNumbers) {
+    const DeviceLimits limits = hopperLimits();
+    const KernelInfo& tiledIn = *findKernel("conv2d_tiled_in");
+    // 100 x 100, r = 2, IN_TILE_DIM 32: OUT_TILE_DIM 28, a grid of 4 x 4 blocks.
+    auto plan = planLaunch(tiledIn, Problem{100, 100, 1, 2, 5, 5, 32}, limits, false);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    const auto rows = describeLimits(tiledIn, &*plan, limits, 5);
+
+    const LimitUse& threads = rowNamed(rows, "threads per block");
+    EXPECT_EQ(threads.value, "1024");
+    EXPECT_EQ(threads.used, "1024");
+    EXPECT_FALSE(threads.over);
+    // sqrt(1024) = 32: IN_TILE_DIM <= 32, so OUT_TILE_DIM <= 32 - 2*2 = 28.
+    EXPECT_NE(threads.constrains.find("IN_TILE_DIM <= 32"), std::string::npos) << threads.constrains;
+    EXPECT_NE(threads.constrains.find("<= 28 at r = 2"), std::string::npos) << threads.constrains;
+
+    // 32 x 32 floats = 4096 bytes; 227 KiB hold a tile of edge floor(sqrt(58112)) = 241.
+    const LimitUse& shared = rowNamed(rows, "shared memory per block");
+    EXPECT_EQ(shared.used, "4 KiB");
+    EXPECT_EQ(shared.value, "48 KiB (227 KiB opt-in)");
+    EXPECT_NE(shared.constrains.find("at most 241"), std::string::npos) << shared.constrains;
+
+    // Threads allow 2048 / 1024 = 2 blocks per SM; shared memory 228 KiB / 4 KiB = 57.
+    EXPECT_EQ(residentBlocksPerSm(*plan, limits), 2);
+    const LimitUse& perSm = rowNamed(rows, "shared memory per SM");
+    EXPECT_NE(perSm.constrains.find("2 of this launch at once"), std::string::npos) << perSm.constrains;
+    EXPECT_NE(perSm.constrains.find("allows 57"), std::string::npos) << perSm.constrains;
+
+    // 16 blocks on 132 SMs x 2: one wave, and 116 SMs idle.
+    const LimitUse& sms = rowNamed(rows, "streaming multiprocessors");
+    EXPECT_EQ(sms.used, "16 blocks");
+    EXPECT_NE(sms.constrains.find("take 1 wave"), std::string::npos) << sms.constrains;
+    EXPECT_NE(sms.constrains.find("116 SMs have nothing to do"), std::string::npos) << sms.constrains;
+
+    // 5 x 5 floats = 100 bytes; F_c is reserved for 15 x 15 = 900 bytes.
+    const LimitUse& constant = rowNamed(rows, "constant memory");
+    EXPECT_EQ(constant.used, "100 B (mask)");
+    EXPECT_NE(constant.constrains.find("900 B of 64 KiB"), std::string::npos) << constant.constrains;
+
+    // 100 x 100 floats = 40000 bytes fit in 50 MiB of L2.
+    const LimitUse& l2 = rowNamed(rows, "L2 cache");
+    EXPECT_EQ(l2.used, "40000 B (input)");
+    EXPECT_NE(l2.constrains.find("fits in L2"), std::string::npos) << l2.constrains;
+}
+
+TEST(DeviceLimits, AWhatIfLaunchIsMarkedOverAndTheMaskInGlobalMemoryIsNamed) {
+    const DeviceLimits limits = hopperLimits();
+    const KernelInfo& basic = *findKernel("conv2d_basic");
+    auto plan = planLaunch(basic, Problem{64, 64, 1, 2, 3, 3, 40}, limits, true);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_TRUE(plan->whatIf);
+    const auto rows = describeLimits(basic, &*plan, limits, 3);
+    const LimitUse& threads = rowNamed(rows, "threads per block");
+    EXPECT_EQ(threads.used, "1600");
+    EXPECT_TRUE(threads.over);
+    EXPECT_NE(rowNamed(rows, "constant memory").constrains.find("global memory"), std::string::npos);
+    EXPECT_NE(rowNamed(rows, "shared memory per block").constrains.find("no tile"), std::string::npos);
+
+    // 1D, the tiled kernel: its tile holds blockDim.x + 2r floats.
+    const KernelInfo& tiled1d = *findKernel("conv1d_tiled");
+    auto plan1d = planLaunch(tiled1d, Problem{1000, 1, 1, 1, 7, 1, 256}, limits, false);
+    ASSERT_TRUE(plan1d.ok());
+    const auto rows1d = describeLimits(tiled1d, &*plan1d, limits, 7);
+    EXPECT_NE(rowNamed(rows1d, "shared memory per block").constrains.find("holds 262 (1048 B)"), std::string::npos)
+        << rowNamed(rows1d, "shared memory per block").constrains;
+    // 4 blocks of 256 threads: 8 per SM by threads; 132 x 8 at once, one wave.
+    EXPECT_EQ(residentBlocksPerSm(*plan1d, limits), 8);
+
+    // Without a GPU the per-SM rows are left out rather than guessed.
+    const auto reference = describeLimits(tiled1d, &*plan1d, DeviceLimits{}, 7);
+    for (const LimitUse& r : reference) {
+        EXPECT_NE(r.limit, "shared memory per SM");
+        EXPECT_NE(r.limit, "streaming multiprocessors");
+    }
 }
 
 }  // namespace

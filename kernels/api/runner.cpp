@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "exec/backends.hpp"
+#include "exec/fault.hpp"
 
 namespace tilescope {
 
@@ -16,14 +17,14 @@ const char* backendName(Backend b) {
 }
 
 bool gpuAvailable(std::string* reason, std::string* name) {
-    const cuda::GpuInfo& gpu = cuda::gpuInfo();
+    const cuda::GpuInfo gpu = cuda::gpuInfo();
     if (reason) *reason = gpu.reason;
     if (name) *name = gpu.limits.name;
     return gpu.available;
 }
 
 DeviceLimits currentLimits() {
-    const cuda::GpuInfo& gpu = cuda::gpuInfo();
+    const cuda::GpuInfo gpu = cuda::gpuInfo();
     return gpu.available ? gpu.limits : DeviceLimits{};
 }
 
@@ -86,11 +87,90 @@ Trace describeLaunch(const KernelInfo& k, const LaunchPlan& plan, Backend backen
 
 }  // namespace
 
+bool exceedsTraceBudget(const Error& error, std::size_t budget) {
+    return error.code == ExitCode::BadInput && error.message.rfind(traceBudgetMessage(budget), 0) == 0;
+}
+
 bool sameBlock(Dim3 a, Dim3 b, Dim3 grid) {
     // Dim3 defaults z to 1 (right for sizes), while block indices of a 2D grid
     // have z = 0: on a grid one block deep, z does not tell blocks apart.
     return a.x == b.x && a.y == b.y && (grid.z == 1 || a.z == b.z);
 }
+
+namespace {
+
+// The launch of `plan` on one backend, plane by plane for a multi-channel
+// input to a single-channel kernel: fills the output, the time and (when
+// asked) the trace of `result`.
+Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, const RunRequest& req,
+                 RunResult& result) {
+    const Image& input = *req.input;
+    const Mask& mask = *req.mask;
+    result.output = input;
+    result.millis = 0.0;
+    result.trace.reset();
+    const int planes = k.multiChannel ? 1 : input.channels;
+    std::vector<float> maskValues = mask.values;
+
+    for (int c = 0; c < planes; ++c) {
+        Image plane = k.multiChannel || input.channels == 1 ? input : input.plane(c);
+        std::vector<float> N = toKernelLayout(plane, plan);
+        std::vector<float> P(N.size(), 0.0f);
+        HostArrays arrays{N.data(), static_cast<int>(N.size()), maskValues.data(), static_cast<int>(maskValues.size()),
+                          P.data(), static_cast<int>(P.size())};
+        const bool traceThis = req.trace && c == 0;
+
+        if (backend == Backend::Cpu) {
+            cpu::CpuOptions options;
+            options.trace = traceThis;
+            if (!req.traceBlocks.empty()) {
+                options.traceBlock = [&](Dim3 b) {
+                    for (const Dim3& t : req.traceBlocks)
+                        if (sameBlock(t, b, plan.grid)) return true;
+                    return false;
+                };
+            }
+            options.eventBudget = req.eventBudget;
+            options.ignoreBarriers = req.ignoreBarriers;
+            options.workers = req.cpuWorkers;
+            options.cancel = req.cancel;
+            options.blocksDone = req.blocksDone;
+            auto start = std::chrono::steady_clock::now();
+            auto blocks = cpu::execute(plan, arrays, options);
+            result.millis += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            if (!blocks) return blocks.error();
+            if (traceThis) {
+                result.trace = describeLaunch(k, plan, Backend::Cpu, mask);
+                result.trace->blocks = std::move(*blocks);
+            }
+        } else {
+            auto millis = cuda::executePlain(plan, arrays);
+            if (!millis) return millis.error();
+            result.millis += *millis;
+            if (traceThis) {
+                std::vector<float> tracedP(P.size(), 0.0f);
+                HostArrays tracedArrays = arrays;
+                tracedArrays.P = tracedP.data();
+                auto run = cuda::executeInstrumented(plan, tracedArrays, {req.traceBlocks, req.eventBudget});
+                if (!run) return run.error();
+                result.trace = describeLaunch(k, plan, Backend::Cuda, mask);
+                result.trace->blocks = std::move(run->blocks);
+                result.trace->hardware = std::move(run->hardware);
+            }
+        }
+
+        if (k.multiChannel || input.channels == 1) {
+            fromKernelLayout(P, plan, result.output);
+        } else {
+            Image out = plane;
+            out.data = P;
+            result.output.setPlane(c, out);
+        }
+    }
+    return success();
+}
+
+}  // namespace
 
 Result<RunResult> runKernel(const RunRequest& req) {
     const KernelInfo* k = findKernel(req.kernel);
@@ -101,7 +181,7 @@ Result<RunResult> runKernel(const RunRequest& req) {
 
     std::string gpuReason, gpuName;
     const bool gpu = gpuAvailable(&gpuReason, &gpuName);
-    if (req.backend == Backend::Cuda && !gpu)
+    if (req.backend == Backend::Cuda && !gpu && !req.fallbackToCpu)
         return Error{ExitCode::BackendUnavailable, "--backend cuda is not available: " + gpuReason};
 
     Problem problem{input.width, input.height, input.channels, input.rank, mask.width, mask.height, req.block};
@@ -110,12 +190,17 @@ Result<RunResult> runKernel(const RunRequest& req) {
 
     RunResult result;
     result.plan = *plan;
-    if (req.backend == Backend::Cuda) {
+    if (req.backend == Backend::Cuda && gpu) {
         if (plan->whatIf)
             return badInput(req.kernel + ": " + plan->whatIfReason +
                             "; what-if configurations run on the CPU executor only (--backend cpu)");
         result.backend = Backend::Cuda;
         result.backendReason = gpuName;
+    } else if (req.backend == Backend::Cuda) {
+        // Asked for the GPU, allowed the CPU: the GPU has gone since it was chosen.
+        result.backend = Backend::Cpu;
+        result.backendReason = "no GPU: " + gpuReason;
+        result.gpuFailure = gpuReason;
     } else if (req.backend == Backend::Cpu) {
         result.backend = Backend::Cpu;
         result.backendReason = "requested";
@@ -135,65 +220,18 @@ Result<RunResult> runKernel(const RunRequest& req) {
     if (req.ignoreBarriers && result.backend == Backend::Cuda)
         return badInput("barriers can only be removed on the CPU executor (--backend cpu)");
 
-    result.output = input;
-    const int planes = k->multiChannel ? 1 : input.channels;
-    std::vector<float> maskValues = mask.values;
-
-    for (int c = 0; c < planes; ++c) {
-        Image plane = k->multiChannel || input.channels == 1 ? input : input.plane(c);
-        std::vector<float> N = toKernelLayout(plane, *plan);
-        std::vector<float> P(N.size(), 0.0f);
-        HostArrays arrays{N.data(), static_cast<int>(N.size()), maskValues.data(), static_cast<int>(maskValues.size()),
-                          P.data(), static_cast<int>(P.size())};
-        const bool traceThis = req.trace && c == 0;
-
-        if (result.backend == Backend::Cpu) {
-            cpu::CpuOptions options;
-            options.trace = traceThis;
-            if (!req.traceBlocks.empty()) {
-                options.traceBlock = [&](Dim3 b) {
-                    for (const Dim3& t : req.traceBlocks)
-                        if (sameBlock(t, b, plan->grid)) return true;
-                    return false;
-                };
-            }
-            options.eventBudget = req.eventBudget;
-            options.ignoreBarriers = req.ignoreBarriers;
-            options.workers = req.cpuWorkers;
-            options.cancel = req.cancel;
-            options.blocksDone = req.blocksDone;
-            auto start = std::chrono::steady_clock::now();
-            auto blocks = cpu::execute(*plan, arrays, options);
-            result.millis += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-            if (!blocks) return blocks.error();
-            if (traceThis) {
-                result.trace = describeLaunch(*k, *plan, Backend::Cpu, mask);
-                result.trace->blocks = std::move(*blocks);
-            }
-        } else {
-            auto millis = cuda::executePlain(*plan, arrays);
-            if (!millis) return millis.error();
-            result.millis += *millis;
-            if (traceThis) {
-                std::vector<float> tracedP(P.size(), 0.0f);
-                HostArrays tracedArrays = arrays;
-                tracedArrays.P = tracedP.data();
-                auto run = cuda::executeInstrumented(*plan, tracedArrays, {req.traceBlocks, req.eventBudget});
-                if (!run) return run.error();
-                result.trace = describeLaunch(*k, *plan, Backend::Cuda, mask);
-                result.trace->blocks = std::move(run->blocks);
-                result.trace->hardware = std::move(run->hardware);
-            }
-        }
-
-        if (k->multiChannel || input.channels == 1) {
-            fromKernelLayout(P, *plan, result.output);
-        } else {
-            Image out = plane;
-            out.data = P;
-            result.output.setPlane(c, out);
-        }
+    Status ran = executeOn(result.backend, *k, *plan, req, result);
+    // A CUDA error (out of memory, a lost context) is the GPU's failure, not
+    // the request's: where the caller allows it, the CPU executor runs the
+    // same plan instead, and the result says why.
+    const bool fallback = req.backend == Backend::Auto || req.fallbackToCpu;
+    if (!ran && result.backend == Backend::Cuda && ran.error().code == ExitCode::BackendUnavailable && fallback) {
+        result.gpuFailure = ran.error().message;
+        result.backend = Backend::Cpu;
+        result.backendReason = "the GPU failed (" + ran.error().message + "); the CPU executor ran it instead";
+        ran = executeOn(Backend::Cpu, *k, *plan, req, result);
     }
+    if (!ran) return ran.error();
     return result;
 }
 

@@ -26,6 +26,10 @@ struct RunRequest {
     const Mask* mask = nullptr;
     int block = 0;  // --block N; 0: the kernel's default
     Backend backend = Backend::Auto;
+    // With Backend::Cuda: when the GPU fails (a CUDA error, or the GPU is
+    // gone), run on the CPU executor instead of failing. Backend::Auto always
+    // does; the command line's explicit --backend cuda does not.
+    bool fallbackToCpu = false;
     bool whatIf = false;  // allow configurations no GPU can launch (CPU only)
     bool trace = false;
     std::vector<Dim3> traceBlocks;  // empty: every block
@@ -40,12 +44,17 @@ struct RunResult {
     Image output;  // same shape as the input
     Backend backend = Backend::Cpu;
     std::string backendReason;  // "NVIDIA H100 80GB HBM3", "no CUDA device: ...", "requested"
+    std::string gpuFailure;     // the CUDA error that sent this run to the CPU executor (empty: none)
     double millis = 0.0;        // kernel time (GPU: CUDA events; CPU: wall clock of the executor)
     LaunchPlan plan;
     std::optional<Trace> trace;  // for multi-channel input to a single-channel kernel: channel 0
 };
 
 Result<RunResult> runKernel(const RunRequest& request);
+
+// Whether `error` is a traced run refused because its events would pass
+// `budget` (RunRequest::eventBudget).
+bool exceedsTraceBudget(const Error& error, std::size_t budget);
 
 // Whether two block indices name the same block of `grid`.
 bool sameBlock(Dim3 a, Dim3 b, Dim3 grid);

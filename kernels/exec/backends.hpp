@@ -37,8 +37,10 @@ struct GpuInfo {
     DeviceLimits limits;
 };
 
-// Asks the driver once; cheap afterwards.
-const GpuInfo& gpuInfo();
+// Asks the driver once; cheap afterwards. A GPU whose context was lost to a
+// fault (see cudaFailure in cuda_support.hpp) reads as unavailable from then
+// on, with the fault as the reason: every later CUDA call would fail too.
+GpuInfo gpuInfo();
 
 struct TraceOptions {
     std::vector<Dim3> blocks;  // blocks to trace; empty: all

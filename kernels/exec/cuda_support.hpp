@@ -9,14 +9,14 @@
 #include <string>
 
 #include "api/plan.hpp"
-#include "api/plan.hpp"
 #include "core/result.hpp"
 
 namespace tilescope::cuda {
 
-inline Error cudaFailure(cudaError_t status, const char* what) {
-    return Error{ExitCode::BackendUnavailable, std::string(what) + ": " + cudaGetErrorString(status)};
-}
+// The Error of a failed CUDA call, named by `what`. When the failure has
+// cost the process its CUDA context (a fault in a kernel), it also marks the
+// GPU unavailable (gpuInfo()) and says so in the message.
+Error cudaFailure(cudaError_t status, const char* what);
 
 // `TS_CUDA_TRY(call)` returns an Error from the enclosing function when the
 // call fails.

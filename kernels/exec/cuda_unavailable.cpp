@@ -4,9 +4,8 @@
 
 namespace tilescope::cuda {
 
-const GpuInfo& gpuInfo() {
-    static const GpuInfo info{false, "TileScope was built without CUDA (no CUDA compiler was found)", {}};
-    return info;
+GpuInfo gpuInfo() {
+    return GpuInfo{false, "TileScope was built without CUDA (no CUDA compiler was found)", {}};
 }
 
 Result<double> executePlain(const LaunchPlan&, const HostArrays&) {
