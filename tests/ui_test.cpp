@@ -512,6 +512,105 @@ TEST_F(UiTest, MissingInputFileShowsAMessageInPlace) {
     EXPECT_TRUE(shot.has("result.problem.input"));
 }
 
+// A file larger than the app takes, dropped after a good run: it is refused
+// in words that say what to do, and the last good pictures stay, marked.
+TEST_F(UiTest, AnInputTooLargeForTheAppIsRefusedAndTheLastGoodResultStays) {
+    const fs::path huge = dir() / "wide.png";
+    Image wide = Image::planar(ui::kMaxInputEdge + 8, 4, 1);
+    ASSERT_TRUE(io::writeOutput(huge, wide).ok());
+    const Screenshot shot =
+        screenshot("--kernel conv2d_tiled_in --block 8 --builtin checkerboard --input-size 16x16 --preset identity "
+                   "--radius 1 --panels setup,result --then-open '" + huge.string() + "'");
+    ASSERT_EQ(shot.exitCode, 0) << "the app shows the problem instead of exiting: " << shot.errors;
+    const std::string message = shot.text("result.problem.input");
+    EXPECT_NE(message.find(std::to_string(ui::kMaxInputEdge + 8) + " x 4 pixels"), std::string::npos) << message;
+    EXPECT_NE(message.find("fit to the size below"), std::string::npos) << message;
+    EXPECT_NE(shot.text("setup.problem.input").find("more than the app takes"), std::string::npos);
+    EXPECT_NE(shot.text("result.last-good").find("conv2d_tiled_in on"), std::string::npos)
+        << shot.text("result.last-good");
+    // The checkerboard's output (identity) is still drawn, cell for cell.
+    ASSERT_TRUE(shot.has("result.output"));
+    const Rect out = shot.rect("result.output");
+    const float cell = out.width() / 16.0f;
+    for (int y = 0; y < 16; y += 3)
+        for (int x = 0; x < 16; x += 3) {
+            const float value = static_cast<float>((x / 2 + y / 2) % 2);
+            const gfx::Rgb8 seen = shot.pixel(out.x0 + (x + 0.25f) * cell, out.y0 + (y + 0.25f) * cell);
+            EXPECT_TRUE(near(seen, gfx::colormapColour(gfx::ColorMap::Sequential, value))) << "P[" << y << "][" << x << "]";
+        }
+}
+
+// The step-through views trace a small input whole; past the event budget
+// they trace the selected block only and say why, and a block that alone is
+// over the budget is explained in place. The budgets come from the trace's
+// own counts for this launch.
+TEST_F(UiTest, ATraceOverTheBudgetFallsBackToTheSelectedBlockAndSaysSo) {
+    ui::InputSpec spec;
+    spec.source = ui::InputSource::Photo;
+    spec.width = spec.height = 48;
+    auto input = ui::loadInput(spec, 2);
+    ASSERT_TRUE(input.ok());
+    const Mask mask = *ui::makePresetMask(ui::MaskPreset::BoxBlur, 2, 2);
+    RunRequest request;
+    request.kernel = "conv2d_tiled_in";
+    request.input = &*input;
+    request.mask = &mask;
+    request.block = 16;
+    request.backend = Backend::Cpu;
+    request.trace = true;
+    auto whole = runKernel(request);
+    ASSERT_TRUE(whole.ok() && whole->trace);
+    std::size_t all = 0, corner = 0;
+    for (const auto& b : whole->trace->blocks) {
+        all += b.events.size();
+        if (b.block.x == 0 && b.block.y == 0)
+            corner = b.events.size();
+    }
+    ASSERT_GT(corner, 0u);
+    ASSERT_GT(all, 4 * corner) << "16 blocks";
+    const std::string launch =
+        "--kernel conv2d_tiled_in --builtin photo --input-size 48x48 --radius 2 --block 16 --select 0,0 --panels grid,threads ";
+
+    const std::size_t between = 2 * corner;  // over the whole launch, enough for one block
+    const Screenshot fallback = screenshot(launch + "--event-budget " + std::to_string(between));
+    ASSERT_EQ(fallback.exitCode, 0) << fallback.errors;
+    const std::string note = fallback.text("trace.note");
+    EXPECT_NE(note.find("Only the selected block is traced"), std::string::npos) << note;
+    EXPECT_NE(note.find(std::to_string(between) + " events"), std::string::npos) << note;
+    EXPECT_TRUE(fallback.has("grid.cell0")) << "the selected block is drawn";
+    EXPECT_FALSE(fallback.has("trace.problem"));
+
+    const std::size_t under = corner / 2;  // not even one block
+    const Screenshot refused = screenshot(launch + "--event-budget " + std::to_string(under));
+    ASSERT_EQ(refused.exitCode, 0) << refused.errors;
+    const std::string problem = refused.text("trace.problem");
+    EXPECT_NE(problem.find("this block alone would record more than " + std::to_string(under)), std::string::npos)
+        << problem;
+    EXPECT_FALSE(refused.has("grid.cell0"));
+
+    const Screenshot plenty = screenshot(launch + "--event-budget " + std::to_string(all));
+    ASSERT_EQ(plenty.exitCode, 0) << plenty.errors;
+    EXPECT_FALSE(plenty.has("trace.note")) << "the whole launch fits: every block is traced";
+    EXPECT_TRUE(plenty.has("grid.cell0"));
+}
+
+// Each limit of the device panel says, in words, which setting it bounds,
+// with the numbers of the launch on screen.
+TEST_F(UiTest, DevicePanelSaysWhatEachLimitConstrains) {
+    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --preset box "
+                                       "--radius 3 --block 20 --panels setup,result,device");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    std::string all;
+    for (int i = 0; shot.has("device.limit." + std::to_string(i)); ++i)
+        all += shot.text("device.limit." + std::to_string(i)) + "\n";
+    // 1024 threads: a block edge of 32 at most, so OUT_TILE_DIM <= 32 - 2*3 = 26.
+    EXPECT_NE(all.find("threads per block: The block edge: 32 x 32"), std::string::npos) << all;
+    EXPECT_NE(all.find("<= 26 at r = 3"), std::string::npos) << all;
+    // This tile: 20 x 20 floats = 1600 bytes.
+    EXPECT_NE(all.find("this one is 20 x 20 x 4 B = 1600 B"), std::string::npos) << all;
+    EXPECT_NE(all.find("constant memory: The mask"), std::string::npos) << all;
+}
+
 TEST_F(UiTest, ImpossibleBlockIsExplainedWithThePlannersWords) {
     const Screenshot shot = screenshot("--kernel conv2d_tiled_in --preset box --radius 3 --block 5");
     ASSERT_EQ(shot.exitCode, 0) << shot.errors;

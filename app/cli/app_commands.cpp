@@ -46,6 +46,7 @@ struct StateOptions {
     std::string windowSize = "1600x900";
     std::string panels;  // setup,result,device,help
     std::string openTrace;  // a trace file to show instead of tracing
+    std::size_t eventBudget = ui::kDefaultEventBudget;
 };
 
 void addStateOptions(CLI::App& command, StateOptions& o) {
@@ -72,6 +73,9 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
     command.add_option("--panels", o.panels, std::string("panels to show, comma-separated: ") + kPanelNames);
     command.add_option("--open-trace", o.openTrace,
                        "a trace file written by `tilescope trace --out`: the hardware panel shows its record");
+    command.add_option("--event-budget", o.eventBudget,
+                       "the most events the step-through views trace at once (past it: the selected block only)")
+        ->check(CLI::PositiveNumber);
 }
 
 Result<std::pair<int, int>> parsePair(const std::string& text, char separator, const char* what) {
@@ -218,6 +222,7 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         options.panels = panels;
     }
     options.openTrace = o.openTrace;
+    options.eventBudget = o.eventBudget;
     return options;
 }
 
@@ -233,6 +238,7 @@ struct AppCommandState {
     StateOptions screenshot;
     std::string out;
     std::string layout;
+    std::string thenOpen;
     // tilescope ui-bench
     StateOptions bench;
     int benchFrames = 300;
@@ -258,6 +264,7 @@ int runScreenshot(const AppCommandState& state) {
         return fail(options.error());
     options->screenshot = state.out;
     options->layoutJson = state.layout;
+    options->thenOpen = state.thenOpen;
     ui::App app(std::move(*options));
     return app.run();
 }
@@ -293,6 +300,9 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     screenshot->add_option("--out,-o", state->out, "the PNG to write")->required();
     screenshot->add_option("--layout", state->layout,
                            "also write where things were drawn, as JSON (for tests that check pixels)");
+    screenshot->add_option("--then-open", state->thenOpen,
+                           "once the first result is in, open this input file (as if dropped on the window), "
+                           "and draw the app after that");
 
     auto* bench = app.add_subcommand("ui-bench", "time the app's frames and print the median and the worst");
     addStateOptions(*bench, state->bench);

@@ -227,6 +227,13 @@ int App::run() {
             m_window->pollEvents();
             frame();
             m_settledFrames = settled() ? m_settledFrames + 1 : 0;
+            if (m_settledFrames >= kSettleFrames && !m_options.thenOpen.empty() && !m_thenOpened) {
+                // The state before is in: now the file, as a user would drop it.
+                openInputFile(m_options.thenOpen.string());
+                m_thenOpened = true;
+                m_settledFrames = 0;
+                continue;
+            }
             if (m_settledFrames >= kSettleFrames)
                 return finishScreenshot();
             if (seconds() > deadline) {
@@ -410,6 +417,10 @@ void App::handleShortcuts() {
 
 void App::updateCheckAndSubmit() {
     m_outcome = m_runner->latest();
+    if (m_outcome && m_outcome != m_gpuCheckedOutcome) {
+        m_gpuCheckedOutcome = m_outcome;
+        noticeGpuFailure(*m_outcome);
+    }
     const SetupState& setup = m_settings.setup;
     const KernelInfo* kernel = findKernel(setup.kernel);
     const int dims = kernel ? kernel->dims : 2;
@@ -436,6 +447,23 @@ void App::updateCheckAndSubmit() {
     job.backend = setup.backend;
     job.whatIf = setup.whatIf;
     m_submittedId = m_runner->submit(std::move(job));
+}
+
+void App::noticeGpuFailure(const RunOutcome& outcome) {
+    if (!outcome.result || outcome.result->gpuFailure.empty())
+        return;
+    m_notice = "The GPU failed; the CPU executor ran the last launch (the Result panel says why).";
+    m_gpu = queryGpu();
+    if (m_gpu.available)
+        return;  // the next run tries the GPU again (out of memory, say, may pass)
+    // The context is lost for good: choose the CPU, without running again
+    // what the CPU has just computed.
+    m_notice = "The app now runs on the CPU executor: " + m_gpu.reason + ".";
+    if (m_settings.setup.backend == Backend::Cuda) {
+        m_settings.setup.backend = Backend::Cpu;
+        if (m_submitted && m_submitted->backend == Backend::Cuda && outcome.id == m_submittedId)
+            m_submitted->backend = Backend::Cpu;
+    }
 }
 
 void App::drawMenuBar() {

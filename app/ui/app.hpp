@@ -53,6 +53,9 @@ class HardwarePanel;
 
 enum class AppMode { Interactive, Screenshot, Bench };
 
+// The most events the step-through views record in one traced run.
+inline constexpr std::size_t kDefaultEventBudget = 20'000'000;
+
 struct AppOptions {
     AppMode mode = AppMode::Interactive;
     int width = 1600;  // window size in screen units
@@ -68,6 +71,8 @@ struct AppOptions {
     std::filesystem::path screenshot;  // screenshot: the PNG to write
     std::filesystem::path layoutJson;  // screenshot: where things were drawn (for tests)
     std::filesystem::path openTrace;   // --open-trace FILE: a trace file (tilescope trace --out) to show
+    std::filesystem::path thenOpen;    // screenshot: open this input once the first result is in
+    std::size_t eventBudget = kDefaultEventBudget;  // --event-budget: the step-through views' traces
     int recomputeEvery = 0;            // bench: change the set-up every this many frames (0: never)
     int stepEvery = 0;                 // bench: step the trace forward every this many frames (0: never)
 };
@@ -104,6 +109,7 @@ public:
     const std::shared_ptr<const RunOutcome>& outcome() const { return m_outcome; }
     bool outcomeIsCurrent() const { return m_outcome && m_outcome->id == m_submittedId; }
 
+    std::size_t eventBudget() const { return m_options.eventBudget; }
     bool lecture() const { return m_settings.lecture; }
     void setLecture(bool on);
     void resetLayout() { m_layoutReset = true; }
@@ -145,6 +151,9 @@ private:
     void applyThemeIfNeeded();
     void handleShortcuts();
     void updateCheckAndSubmit();
+    // A run the CPU executor finished for a failing GPU: says so in the
+    // status line, and leaves the GPU for good when its context is lost.
+    void noticeGpuFailure(const RunOutcome& outcome);
     void drawMenuBar();
     void drawPanels();
     void placeNextWindow(Slot slot, const char* windowName);
@@ -183,6 +192,7 @@ private:
     std::optional<SetupState> m_submitted;  // the set-up of the last submission (or refusal)
     std::uint64_t m_submittedId = 0;        // 0: nothing submitted for it (it cannot run)
     std::shared_ptr<const RunOutcome> m_outcome;
+    std::shared_ptr<const RunOutcome> m_gpuCheckedOutcome;  // the last outcome looked at for a GPU failure
     bool m_forceRun = false;
     bool m_layoutReset = false;
     std::optional<Rect> m_assigned[static_cast<int>(Slot::Count)];  // where each slot's panel was last put
@@ -206,6 +216,7 @@ private:
     long long m_frame = 0;
     int m_quietFrames = 0;    // frames since the last input (the interactive app sleeps when idle)
     int m_settledFrames = 0;  // frames since the result arrived (screenshots wait for layout)
+    bool m_thenOpened = false;  // screenshot --then-open: done
 };
 
 }  // namespace tilescope::ui

@@ -148,6 +148,18 @@ Result<Image> loadInput(const InputSpec& spec, int dims) {
         return image;
 
     const bool resizeIt = spec.source != InputSource::File || spec.fitFile;
+    // The app draws every cell and traces whole launches: a file past the
+    // sizes it offers is refused before anything runs, with the ways round.
+    if (!resizeIt) {
+        if (image.rank == 1 && image.width > kMaxInputLength)
+            return badInput(path.string() + ": " + std::to_string(image.width) + " elements, more than the app takes (" +
+                            std::to_string(kMaxInputLength) + "); tick \"fit to the size below\" to resample it, or use "
+                            "`tilescope run`");
+        if (image.rank != 1 && (image.width > kMaxInputEdge || image.height > kMaxInputEdge))
+            return badInput(path.string() + ": " + std::to_string(image.width) + " x " + std::to_string(image.height) +
+                            " pixels, more than the app takes (" + std::to_string(kMaxInputEdge) +
+                            " per side); tick \"fit to the size below\" to scale it down, or use `tilescope run`");
+    }
     if (dims == 1) {
         if (spec.source != InputSource::File)
             image = middleRow(image);

@@ -1,7 +1,8 @@
 // The device panel: the limits every launch is checked against (the GPU's,
 // or the reference limits when there is none), each beside what the current
-// set-up asks for, so that "too many threads" or "too much shared memory"
-// has numbers next to it.
+// set-up asks for and, in words, which setting it bounds (api/limits.hpp):
+// "too many threads" or "too much shared memory" has numbers next to it,
+// and the block edge, the tile, the mask and the grid have their reasons.
 #pragma once
 
 namespace tilescope::ui {

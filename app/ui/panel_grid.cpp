@@ -31,7 +31,7 @@ void GridPanel::draw(bool* open) {
     }
     TraceSession& session = m_app.traceSession();
     const Theme& theme = m_app.theme();
-    if (drawSteppingBar(session, theme)) {
+    if (drawSteppingBar(session, theme, m_app.probe())) {
         // The overlays' switches in a popup: the canvas keeps the room (lecture mode).
         if (ImGui::Button("Overlays..."))
             ImGui::OpenPopup("overlays");

@@ -15,7 +15,7 @@ void OutputPanel::draw(bool* open) {
     TraceSession& session = m_app.traceSession();
     const BlockReplay* replay = session.replay();
     const TracedRun& run = session.run(0);
-    if (!beginStepThroughPanel("Output P###output", open, replay && run.outcome && run.outcome->result))
+    if (!beginStepThroughPanel("Output P###output", open, replay && run.outcome && run.outcome->result, session))
         return;
     const Theme& theme = m_app.theme();
     const Palette& palette = theme.palette;

@@ -64,21 +64,15 @@ std::string arrayName(const KernelInfo* k, int id, const char* fallback) {
 
 void ResultPanel::take(const std::shared_ptr<const RunOutcome>& outcome) {
     m_shown = outcome;
+    if (!outcome->result)
+        return;  // the pictures of the last good run stay
+    m_good = outcome;
     m_drawProblem.clear();
-    if (outcome->input) {
-        if (Status s = upload(m_inputImage, *outcome->input); !s)
-            m_drawProblem = s.error().message;
-    } else {
-        m_inputImage.clear();
-    }
-    if (outcome->result) {
-        m_output = std::shared_ptr<const Image>(outcome, &outcome->result->output);
-        if (Status s = upload(m_outputImage, *m_output); !s)
-            m_drawProblem = s.error().message;
-    } else {
-        m_output.reset();
-        m_outputImage.clear();
-    }
+    if (Status s = upload(m_inputImage, *outcome->input); !s)
+        m_drawProblem = s.error().message;
+    m_output = std::shared_ptr<const Image>(outcome, &outcome->result->output);
+    if (Status s = upload(m_outputImage, *m_output); !s)
+        m_drawProblem = s.error().message;
 }
 
 void ResultPanel::draw(bool* open) {
@@ -92,8 +86,8 @@ void ResultPanel::draw(bool* open) {
     const SetupCheck& check = m_app.check();
     if (!check.runnable()) {
         problemMessage(theme, m_app.probe(), "result.problem", "Cannot run: " + check.firstProblem());
-        if (m_shown)
-            ImGui::TextDisabled("Below: the last result that could be computed.");
+        if (m_good)
+            lastGoodNote("Below");
     }
     if (!m_drawProblem.empty())
         problemMessage(theme, m_app.probe(), "result.problem.draw", m_drawProblem);
@@ -102,13 +96,25 @@ void ResultPanel::draw(bool* open) {
     ImGui::End();
 }
 
+void ResultPanel::lastGoodNote(const char* where) {
+    const RunOutcome& g = *m_good;
+    std::string what = g.job.kernel + " on " + std::string(inputSourceInfo(g.job.input.source).label);
+    if (g.job.input.source == InputSource::File)
+        what = g.job.kernel + " on " + g.job.input.path;
+    const std::string text = std::string(where) + ": the last good result (" + what + ").";
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+    m_app.probe().record("result.last-good", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
+}
+
 void ResultPanel::drawImages() {
     const Theme& theme = m_app.theme();
-    if (!m_shown || (m_inputImage.empty() && m_outputImage.empty()))
+    if (!m_good || (m_inputImage.empty() && m_outputImage.empty()))
         return;
-    const KernelInfo* kernel = findKernel(m_shown->job.kernel);
+    const KernelInfo* kernel = findKernel(m_good->job.kernel);
     const std::string n = arrayName(kernel, kArrayInput, "N"), p = arrayName(kernel, kArrayOutput, "P");
-    const Image* input = m_shown->input.get();
+    const Image* input = m_good->input.get();
     const bool oneD = input && input->rank == 1;
 
     // Room for the captions above and the status lines below.
@@ -204,25 +210,30 @@ void ResultPanel::drawStatus() {
     const RunOutcome& o = *m_shown;
     if (!m_app.outcomeIsCurrent() && !progress.busy && m_app.check().runnable())
         ImGui::TextDisabled("(an earlier set-up)");
-    if (o.inputError) {
-        problemMessage(theme, m_app.probe(), "result.problem.input",
-                       "The input could not be read: " + o.inputError->message);
-        return;
-    }
-    if (o.cancelled) {
-        colouredText(theme.palette.warning, "Cancelled. F5 runs it again.");
-        return;
-    }
-    if (o.runError) {
-        problemMessage(theme, m_app.probe(), "result.problem.run", inAppWords(o.runError->message));
+    if (o.inputError || o.cancelled || o.runError) {
+        if (o.inputError)
+            problemMessage(theme, m_app.probe(), "result.problem.input",
+                           "The input could not be read: " + o.inputError->message);
+        else if (o.cancelled)
+            colouredText(theme.palette.warning, "Cancelled. F5 runs it again.");
+        else
+            problemMessage(theme, m_app.probe(), "result.problem.run", inAppWords(o.runError->message));
+        if (m_good && m_good != m_shown && m_app.check().runnable())
+            lastGoodNote("Above");
         return;
     }
     if (!o.result)
         return;
     const RunResult& r = *o.result;
+    if (!r.gpuFailure.empty())
+        problemMessage(theme, m_app.probe(), "result.problem.gpu",
+                       "The GPU failed: " + r.gpuFailure + ". The CPU executor ran the same launch instead.");
     const char* backend = r.backend == Backend::Cuda ? "CUDA" : "the CPU";
-    ImGui::TextWrapped("%s ran on %s (%s) in %.3f ms.", o.job.kernel.c_str(), backend, r.backendReason.c_str(),
-                       r.millis);
+    if (r.gpuFailure.empty())
+        ImGui::TextWrapped("%s ran on %s (%s) in %.3f ms.", o.job.kernel.c_str(), backend, r.backendReason.c_str(),
+                           r.millis);
+    else
+        ImGui::TextWrapped("%s ran on %s in %.3f ms.", o.job.kernel.c_str(), backend, r.millis);
     const bool agrees = o.maxDifference <= o.tolerance;
     char text[200];
     std::snprintf(text, sizeof text,

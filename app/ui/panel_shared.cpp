@@ -17,7 +17,7 @@ void SharedPanel::draw(bool* open) {
     TraceSession& session = m_app.traceSession();
     const BlockReplay* replay = session.replay();
     const TracedRun& run = session.run(0);
-    if (!beginStepThroughPanel("Shared and constant memory###shared", open, replay && run.outcome))
+    if (!beginStepThroughPanel("Shared and constant memory###shared", open, replay && run.outcome, session))
         return;
     const Theme& theme = m_app.theme();
     const Palette& palette = theme.palette;

@@ -15,7 +15,7 @@ namespace tilescope::ui {
 void SourcePanel::draw(bool* open) {
     TraceSession& session = m_app.traceSession();
     const BlockReplay* replay = session.replay();
-    if (!beginStepThroughPanel("Source###source", open, replay != nullptr))
+    if (!beginStepThroughPanel("Source###source", open, replay != nullptr, session))
         return;
     const Theme& theme = m_app.theme();
     const Cursor cursor = session.cursor();

@@ -16,7 +16,7 @@ namespace tilescope::ui {
 void ThreadsPanel::draw(bool* open) {
     TraceSession& session = m_app.traceSession();
     const BlockReplay* replay = session.replay();
-    if (!beginStepThroughPanel("Threads###threads", open, replay != nullptr))
+    if (!beginStepThroughPanel("Threads###threads", open, replay != nullptr, session))
         return;
     const Theme& theme = m_app.theme();
     const Palette& palette = theme.palette;

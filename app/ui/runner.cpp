@@ -200,6 +200,10 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     request.whatIf = job.whatIf;
     request.trace = job.trace;
     request.traceBlocks = job.traceBlocks;
+    request.eventBudget = job.eventBudget;
+    // The app never stops at a failing GPU: the CPU executor runs the same
+    // launch, and the outcome says what the GPU reported.
+    request.fallbackToCpu = true;
     request.cancel = &m_cancel;
     request.blocksDone = &m_blocksDone;
     auto result = runKernel(request);

@@ -36,9 +36,11 @@ struct RunJob {
     int block = 0;
     Backend backend = Backend::Auto;
     bool whatIf = false;
-    // For the step-through views (not used yet): ask for a trace of these blocks.
+    // For the step-through views: a trace of these blocks (empty: all), at
+    // most eventBudget events.
     bool trace = false;
     std::vector<Dim3> traceBlocks;
+    std::size_t eventBudget = 20'000'000;
 };
 
 struct RunOutcome {

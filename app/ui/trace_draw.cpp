@@ -6,7 +6,9 @@
 #include <string>
 
 #include "ui/image_view.hpp"
+#include "ui/layout_probe.hpp"
 #include "ui/trace_session.hpp"
+#include "ui/widgets.hpp"
 
 namespace tilescope::ui {
 
@@ -70,12 +72,26 @@ void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const c
     draw->AddText(font, size, {(a.x + b.x - extent.x) * 0.5f, (a.y + b.y - extent.y) * 0.5f}, colour, text);
 }
 
-bool drawSteppingBar(TraceSession& session, const Theme& theme) {
-    (void)theme;
+namespace {
+// What a step-through panel says when it has no trace to show.
+void noTraceText(const TraceSession& session) {
+    const std::string status = session.status();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", status.empty() ? "no trace yet" : status.c_str());
+    ImGui::PopStyleColor();
+}
+}  // namespace
+
+bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& probe) {
     const BlockReplay* replay = session.replay();
     if (!replay) {
-        const std::string status = session.status();
-        ImGui::TextDisabled("%s", status.empty() ? "no trace yet" : status.c_str());
+        if (session.busy()) {
+            noTraceText(session);
+        } else if (const std::string status = session.status(); !status.empty()) {
+            problemMessage(theme, probe, "trace.problem", status);
+        } else {
+            noTraceText(session);
+        }
         return false;
     }
     if (ImGui::Button("|<"))
@@ -121,16 +137,20 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme) {
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::SliderInt("##cursor", &position, 0, static_cast<int>(replay->size()), label))
         session.setCursor(0, static_cast<Cursor>(position));
+    if (const std::string note = session.note(); !note.empty()) {
+        colouredText(theme.palette.warning, note);
+        probe.record("trace.note", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), note);
+    }
     return true;
 }
 
-bool beginStepThroughPanel(const char* title, bool* open, bool ready) {
+bool beginStepThroughPanel(const char* title, bool* open, bool ready, const TraceSession& session) {
     if (!ImGui::Begin(title, open)) {
         ImGui::End();
         return false;
     }
     if (!ready) {
-        ImGui::TextDisabled("no trace yet");
+        noTraceText(session);
         ImGui::End();
         return false;
     }

@@ -15,6 +15,7 @@
 namespace tilescope::ui {
 
 class TraceSession;
+class LayoutProbe;
 class LegendPanel;
 
 struct ValueMapping {
@@ -34,12 +35,15 @@ ImU32 stateColour(const Palette& palette, ThreadState state);
 void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const char* text, ImU32 colour);
 
 // Play/pause, step back and forward, phases, Home/End, speed, granularity,
-// and where the cursor stands. Returns false when there is no trace to step.
-bool drawSteppingBar(TraceSession& session, const Theme& theme);
+// and where the cursor stands; under them, why only one block is traced when
+// the whole launch was over the trace budget. Returns false when there is no
+// trace to step (and says why: tracing, or what went wrong).
+bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& probe);
 
 // Opens a step-through panel's window. Returns false when there is nothing
-// to draw (the window is then already ended, and says "no trace yet" when it
-// is open); when it returns true, the caller draws and ends the window.
-bool beginStepThroughPanel(const char* title, bool* open, bool ready);
+// to draw (the window is then already ended, and says why when it is open:
+// "no trace yet", tracing, or what went wrong); when it returns true, the
+// caller draws and ends the window.
+bool beginStepThroughPanel(const char* title, bool* open, bool ready, const TraceSession& session);
 
 }  // namespace tilescope::ui

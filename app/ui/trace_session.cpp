@@ -12,6 +12,7 @@
 #include "api/kernels.hpp"
 #include "gfx/window.hpp"
 #include "ui/app.hpp"
+#include "ui/setup_rules.hpp"
 
 namespace tilescope::ui {
 
@@ -34,6 +35,13 @@ std::optional<Dim3> blockOfOutput(const LaunchPlan& plan, int x, int y) {
                 return b;
         }
     return std::nullopt;
+}
+
+// The same kernel, input, mask and launch (the traced blocks aside).
+bool sameLaunch(const RunJob& a, const RunJob& b) {
+    return a.kernel == b.kernel && a.input == b.input && a.mask.values == b.mask.values &&
+           a.mask.width == b.mask.width && a.block == b.block && a.whatIf == b.whatIf &&
+           a.eventBudget == b.eventBudget;
 }
 
 bool sameBlocks(const std::vector<Dim3>& a, const std::vector<Dim3>& b) {
@@ -101,8 +109,25 @@ std::string TraceSession::status() const {
         const TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
         if (run.runner->progress().busy)
             return "tracing " + run.kernel + "...";
-        if (run.problem)
-            return run.kernel + ": " + run.problem->message;
+        if (run.outcome && run.outcome->inputError)
+            return "No trace: the input could not be read (the Set-up panel says why).";
+        if (run.problem) {
+            if (run.submitted && exceedsTraceBudget(*run.problem, run.submitted->eventBudget))
+                return run.kernel + ": this block alone would record more than " +
+                       std::to_string(run.submitted->eventBudget) +
+                       " events (the trace budget); choose a smaller block edge, radius or input";
+            return run.kernel + ": " + inAppWords(run.problem->message);
+        }
+    }
+    return {};
+}
+
+std::string TraceSession::note() const {
+    for (int i = 0; i < runCount(); ++i) {
+        const TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+        if (run.overBudget)
+            return "Only the selected block is traced: every block of " + run.kernel + " together would record " +
+                   "more than " + std::to_string(run.overBudget->eventBudget) + " events (the trace budget).";
     }
     return {};
 }
@@ -155,9 +180,12 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     job.backend = Backend::Cpu;  // the CPU executor traces any launch the same way
     job.whatIf = setup.whatIf;
     job.trace = true;
+    job.eventBudget = m_app.eventBudget();
     const auto shape = m_app.runner().knownShape(setup.input, info->dims);
     const long long cells = shape ? static_cast<long long>(shape->width) * shape->height : kTraceWholeCells + 1;
-    if (cells > kTraceWholeCells) {
+    if (run.overBudget && !sameLaunch(*run.overBudget, job))
+        run.overBudget.reset();  // a new set-up: try the whole launch again
+    if (cells > kTraceWholeCells || run.overBudget) {
         // One block: the selected output's, once a plan is known.
         Dim3 block{0, 0, 0};
         if (run.model && m_selected)
@@ -165,10 +193,7 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
                 block = *b;
         job.traceBlocks = {block};
     }
-    if (run.submitted && run.submitted->kernel == job.kernel && run.submitted->input == job.input &&
-        run.submitted->mask.values == job.mask.values && run.submitted->mask.width == job.mask.width &&
-        run.submitted->block == job.block && run.submitted->whatIf == job.whatIf &&
-        sameBlocks(run.submitted->traceBlocks, job.traceBlocks))
+    if (run.submitted && sameLaunch(*run.submitted, job) && sameBlocks(run.submitted->traceBlocks, job.traceBlocks))
         return;
     run.kernel = kernel;
     run.submitted = job;
@@ -188,6 +213,14 @@ void TraceSession::takeBuilt(int i) {
     }
     if (outcome->id != run.submittedId)
         return;  // superseded
+    if (outcome->runError && outcome->job.traceBlocks.empty() &&
+        exceedsTraceBudget(*outcome->runError, outcome->job.eventBudget)) {
+        // Too many events for the whole launch: the selected block alone,
+        // submitted at the next update. The last model stays until then.
+        run.overBudget = outcome->job;
+        run.submitted.reset();
+        return;
+    }
     run.outcome = outcome;
     run.problem = outcome->runError ? outcome->runError : outcome->inputError;
     const bool sameKernel = run.model && built && run.model->trace().kernel == built->trace().kernel;

@@ -7,7 +7,9 @@
 // is built in the runner's publish callback, on its background thread; the
 // UI thread only swaps a finished model in. Small inputs are traced whole
 // (the heat map covers every block); larger ones only the selected block,
-// traced again when the selection moves to another block.
+// traced again when the selection moves to another block. A whole trace
+// that would pass the event budget falls back to the selected block, and
+// says so; a block that alone passes it is reported in the panels.
 //
 // The panels (grid, threads, shared memory, output, source, counts) read
 // from here and change the selection and the cursor through it.
@@ -34,6 +36,9 @@ struct TracedRun {
     std::shared_ptr<const TraceModel> model;  // null until the first trace is in
     std::shared_ptr<const RunOutcome> outcome;
     std::optional<Error> problem;         // the traced run failed
+    // The whole launch passed the event budget for this set-up (submitted
+    // as a whole trace): trace the selected block only until it changes.
+    std::optional<RunJob> overBudget;
     const BlockReplay* replay = nullptr;  // the selected block, when traced
     Cursor cursor = 0;
     unsigned thread = 0;  // selected thread (linear index in the block)
@@ -71,6 +76,9 @@ public:
     // Every trace asked for is in (or failed): screenshots wait for this.
     bool settled() const;
     std::string status() const;  // "tracing...", a problem, or empty
+    // Why only the selected block is traced, when the whole launch was too
+    // large for the event budget (empty otherwise).
+    std::string note() const;
 
     // [SECTION] What panels change
     void selectOutput(int x, int y);       // selects the block and thread that compute P(x, y)
