@@ -2,8 +2,10 @@
 # Every kernel, plain and instrumented, under compute-sanitizer's four tools.
 # The sweep is the test suite's own: kernels_test runs every kernel on the
 # GPU over sizes 1, 2, 13 (prime), 97, 300 (1D) and 1x1, 13x13, 37x23, 3x67,
-# 67x3, 5x5 (2D), radii 0-7, block sizes 4, 8, 16, 20, 32, 64; gpu_test runs
-# the instrumented kernels. Run on the GPU machine after scripts/gpu-suite.sh
+# 67x3, 5x5 (2D), radii 0-7, and every block edge at every radius (1D: 1, 3,
+# 4, 32, 33, 100, 256, 1024; 2D: 1, 3, 4, 8, 12, 16, 20, 24, 31, 32); gpu_test
+# runs the instrumented kernels. gpu_failure_test is left out: it faults the
+# GPU on purpose, which the sanitizers would rightly report. Run on the GPU machine after scripts/gpu-suite.sh
 # (it reuses build-gpu). Summary in $OUT/sanitizer-summary.txt.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,3 +25,17 @@ for tool in memcheck racecheck synccheck initcheck; do
     echo "$tool $1: exit $rc, ${errors:-no summary}, ${passed:-tests did not pass}" | tee -a "$summary"
   done
 done
+
+# The control: the same memcheck on a kernel that does store out of bounds
+# (gpu_failure_test's deliberate fault) must report it, or a clean run above
+# would prove nothing.
+log="$out/memcheck-control.log"
+compute-sanitizer --tool memcheck --print-limit 5 "$build/tests/gpu_failure_test" \
+  --gtest_filter='GpuFailure.ALostContext*' > "$log" 2>&1
+errors=$(grep -Eo "ERROR SUMMARY: [0-9]+ error" "$log" | tail -1)
+if grep -q "Invalid __global__ write" "$log"; then
+  echo "control: memcheck reports the deliberate fault (${errors:-no summary}): the tool is live" | tee -a "$summary"
+else
+  echo "control: memcheck did NOT report the deliberate fault (${errors:-no summary}): the runs above prove nothing" |
+    tee -a "$summary"
+fi

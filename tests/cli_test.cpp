@@ -61,6 +61,30 @@ const char* kCounters[] = {"global_loads",  "global_load_bytes", "input_loads", 
                            "shared_stores", "constant_loads",    "global_stores", "flops",
                            "barriers",      "ghost_refs",        "threads",       "threads_computing"};
 
+// `device`: each limit beside the launch's use and the setting it bounds,
+// the same rows as the app's device panel; the planner's refusal otherwise.
+TEST_F(TraceCommands, DeviceNamesTheSettingEachLimitBounds) {
+    const Outcome o = tilescope("device --kernel conv2d_tiled_in --size 100x100 --radius 3 --block 20");
+    ASSERT_EQ(o.code, 0) << o.err;
+    // 1024 threads per block on every GPU: IN_TILE_DIM <= 32, OUT_TILE_DIM <= 32 - 2*3 = 26.
+    EXPECT_NE(o.out.find("this launch: 400"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("OUT_TILE_DIM = IN_TILE_DIM - 2r <= 26 at r = 3"), std::string::npos) << o.out;
+    // OUT_TILE_DIM = 20 - 6 = 14: ceil(100 / 14) = 8 blocks a side.
+    EXPECT_NE(o.out.find("a grid of 8 x 8 blocks of 20 x 20 threads"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("this one is 20 x 20 x 4 B = 1600 B"), std::string::npos) << o.out;
+    // The 7 x 7 mask: 49 floats = 196 bytes of constant memory.
+    EXPECT_NE(o.out.find("this launch: 196 B (mask)"), std::string::npos) << o.out;
+
+    const Outcome tooBig = tilescope("device --kernel conv2d_basic --size 64x64 --radius 1 --block 40");
+    EXPECT_EQ(tooBig.code, 2);
+    EXPECT_TRUE(tooBig.out.empty());
+    EXPECT_NE(tooBig.err.find("1600 threads"), std::string::npos) << tooBig.err;
+
+    const Outcome whatIf = tilescope("device --kernel conv2d_basic --size 64x64 --radius 1 --block 40 --what-if");
+    ASSERT_EQ(whatIf.code, 0) << whatIf.err;
+    EXPECT_NE(whatIf.out.find("this launch: 1600 (over)"), std::string::npos) << whatIf.out;
+}
+
 TEST_F(TraceCommands, StatsPrintsTheFixedKeysAndFigure7_14) {
     // IN_TILE_DIM 16, r 2 (Figure 7.14: 7.03 FLOP/B) on an input where block (1,1) is interior.
     const Outcome o =
