@@ -288,6 +288,13 @@ TEST(DeviceLimits, AWhatIfLaunchIsMarkedOverAndTheMaskInGlobalMemoryIsNamed) {
     // 4 blocks of 256 threads: 8 per SM by threads; 132 x 8 at once, one wave.
     EXPECT_EQ(residentBlocksPerSm(*plan1d, limits), 8);
 
+    // Without a launch (the set-up cannot run) the bound stays in symbols.
+    const auto unplanned = describeLimits(*findKernel("conv2d_tiled_in"), nullptr, limits, 5);
+    EXPECT_NE(rowNamed(unplanned, "threads per block").constrains.find("OUT_TILE_DIM = IN_TILE_DIM - 2r <= 32 - 2r."),
+              std::string::npos)
+        << rowNamed(unplanned, "threads per block").constrains;
+    EXPECT_EQ(rowNamed(unplanned, "threads per block").used, "-");
+
     // Without a GPU the per-SM rows are left out rather than guessed.
     const auto reference = describeLimits(tiled1d, &*plan1d, DeviceLimits{}, 7);
     for (const LimitUse& r : reference) {

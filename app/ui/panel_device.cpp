@@ -21,8 +21,11 @@ void DevicePanel::draw(bool* open) {
     ImGui::PushFont(theme.heading);
     ImGui::TextWrapped("%s", limits.name.c_str());
     ImGui::PopFont();
-    if (!gpu.available)
-        ImGui::TextColored(theme.palette.muted, "No GPU: %s", gpu.reason.c_str());
+    if (!gpu.available) {
+        ImGui::PushStyleColor(ImGuiCol_Text, theme.palette.muted);
+        ImGui::TextWrapped("No GPU: %s", gpu.reason.c_str());
+        ImGui::PopStyleColor();
+    }
 
     const SetupCheck& check = m_app.check();
     if (!check.kernel) {

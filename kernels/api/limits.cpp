@@ -52,8 +52,9 @@ std::string threadsSentence(const KernelInfo& k, const LaunchPlan* plan, const D
             const bool pitched = k.id == KernelId::Conv2dTiledPitched;
             const std::string in = pitched ? "BLOCK_WIDTH" : "IN_TILE_DIM",
                               out = pitched ? "O_TILE_WIDTH" : "OUT_TILE_DIM";
+            const std::string bound = plan ? str(edge - 2 * r) + " at r = " + str(r) : str(edge) + " - 2r";
             return base + ". The block is the input tile, so " + in + " <= " + str(edge) + " and " + out + " = " + in +
-                   " - 2r <= " + str(edge - 2 * r) + " at r = " + str(r) + ".";
+                   " - 2r <= " + bound + ".";
         }
         case TileShape::BlockIsOutputTile:
             return base + ". The block is the output tile, so OUT_TILE_DIM <= " + str(edge) + "; the input tile (" +
