@@ -578,13 +578,16 @@ App::Rect App::layoutSlot(Slot slot) const {
         }
         return {};
     }
+    // Without the set-up panel, the result and device panels take the width.
+    const float leftWidth = m_settings.panels.setup ? left : 0.0f;
+    const float resultH = m_settings.panels.device ? resultHeight : height;
     switch (slot) {
         case Slot::Left:
             return {viewport->Pos.x, top, left, height};
         case Slot::RightTop:
-            return {viewport->Pos.x + left, top, width - left, resultHeight};
+            return {viewport->Pos.x + leftWidth, top, width - leftWidth, resultH};
         case Slot::RightBottom:
-            return {viewport->Pos.x + left, top + resultHeight, width - left, height - resultHeight};
+            return {viewport->Pos.x + leftWidth, top + resultHeight, width - leftWidth, height - resultHeight};
         default:
             break;
     }

@@ -41,7 +41,7 @@ std::optional<Dim3> blockOfOutput(const LaunchPlan& plan, int x, int y) {
 bool sameLaunch(const RunJob& a, const RunJob& b) {
     return a.kernel == b.kernel && a.input == b.input && a.mask.values == b.mask.values &&
            a.mask.width == b.mask.width && a.block == b.block && a.whatIf == b.whatIf &&
-           a.eventBudget == b.eventBudget;
+           a.eventBudget == b.eventBudget && a.backend == b.backend;
 }
 
 bool sameBlocks(const std::vector<Dim3>& a, const std::vector<Dim3>& b) {
@@ -177,7 +177,10 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     job.input = setup.input;
     job.mask = *check.mask;
     job.block = setup.block;
-    job.backend = Backend::Cpu;  // the CPU executor traces any launch the same way
+    // With the GPU chosen, the instrumented CUDA kernels record the trace,
+    // and with it which SM ran each block and when (the hardware panel); the
+    // CPU executor records the same events, and runs what-if launches.
+    job.backend = setup.backend == Backend::Cuda && !setup.whatIf ? Backend::Cuda : Backend::Cpu;
     job.whatIf = setup.whatIf;
     job.trace = true;
     job.eventBudget = m_app.eventBudget();

@@ -3,7 +3,9 @@
 // and thread, the replay cursor, playing and its speed, the granularity.
 //
 // Traces come from a Runner of their own (a traced run is slower than the
-// plain run the result panel shows, and must not hold it up). The TraceModel
+// plain run the result panel shows, and must not hold it up): from the
+// instrumented CUDA kernels when the GPU is chosen, else from the CPU
+// executor; the two record the same events. The TraceModel
 // is built in the runner's publish callback, on its background thread; the
 // UI thread only swaps a finished model in. Small inputs are traced whole
 // (the heat map covers every block); larger ones only the selected block,
