@@ -20,10 +20,13 @@
 
 #include "api/kernels.hpp"
 #include "api/runner.hpp"
+#include "cli/options.hpp"
+#include "reference/reference.hpp"
 #include "test_support.hpp"
 #include "trace/classify.hpp"
 #include "trace/counters.hpp"
 #include "trace/sources.hpp"
+#include "trace/trace_arrays.hpp"
 #include "trace/trace_index.hpp"
 #include "trace/trace_io.hpp"
 #include "trace/trace_select.hpp"
@@ -1194,6 +1197,101 @@ TEST(TraceGpu, SameEventsAndCountsAsTheCpu) {
             EXPECT_EQ(x, y) << k.name << " block " << i;
         }
     }
+}
+
+// [SECTION] The arrays read back from a trace
+
+// A whole trace carries every input cell, every output and every mask tap
+// of its launch: read back from the events, they equal what the run was
+// given and what it returned, bit for bit, for every kernel.
+TEST(TraceArrays, AWholeTraceGivesBackTheInputTheMaskAndTheOutput) {
+    for (const KernelInfo& k : allKernels()) {
+        const Image in = k.dims == 1 ? randomSignal(203, 41) : randomImage(29, 19, k.multiChannel ? 3 : 1, 42);
+        const Mask mask = randomMask(5, k.dims == 2, 43);
+        RunRequest r;
+        r.kernel = std::string(k.name);
+        r.input = &in;
+        r.mask = &mask;
+        r.block = k.dims == 1 ? 32 : 8;
+        r.backend = Backend::Cpu;
+        r.trace = true;
+        auto run = runKernel(r);
+        ASSERT_TRUE(run.ok() && run->trace) << k.name;
+        const TracedArrays t = arraysOfTrace(*run->trace);
+
+        EXPECT_EQ(t.input.width, in.width) << k.name;
+        EXPECT_EQ(t.input.height, in.height) << k.name;
+        EXPECT_EQ(t.input.channels, in.channels) << k.name;
+        EXPECT_EQ(t.input.data, in.data) << k.name;
+        EXPECT_EQ(t.inputCellsRead(), in.data.size()) << k.name;
+        EXPECT_EQ(t.output.data, run->output.data) << k.name;
+        EXPECT_EQ(t.outputCellsWritten(), run->output.data.size()) << k.name;
+        EXPECT_TRUE(t.maskComplete) << k.name;
+        EXPECT_EQ(t.mask.width, mask.width) << k.name;
+        EXPECT_EQ(t.mask.height, mask.height) << k.name;
+        EXPECT_EQ(t.mask.values, mask.values) << k.name;
+    }
+}
+
+// One block's trace tells only what that block touched: its input
+// footprint (tile and halo inside the array) and its output tile.
+TEST(TraceArrays, OneBlocksTraceGivesBackItsFootprintOnly) {
+    const Image in = randomImage(40, 40, 1, 44);
+    const Mask mask = randomMask(5, true, 45);
+    RunRequest r;
+    r.kernel = "conv2d_tiled_in";
+    r.input = &in;
+    r.mask = &mask;
+    r.block = 16;  // OUT_TILE_DIM 12
+    r.backend = Backend::Cpu;
+    r.trace = true;
+    r.traceBlocks = {Dim3{1, 1, 0}};
+    auto run = runKernel(r);
+    ASSERT_TRUE(run.ok() && run->trace);
+    const TracedArrays t = arraysOfTrace(*run->trace);
+    // Block (1,1) loads the 16 x 16 input tile from (12 - 2, 12 - 2), all inside
+    // the array, and writes the 12 x 12 outputs from (12, 12).
+    EXPECT_EQ(t.inputCellsRead(), 16u * 16u);
+    EXPECT_EQ(t.outputCellsWritten(), 12u * 12u);
+    for (int y = 0; y < 40; ++y)
+        for (int x = 0; x < 40; ++x) {
+            const std::size_t i = static_cast<std::size_t>(y) * 40 + x;
+            const bool inTile = x >= 10 && x < 26 && y >= 10 && y < 26;
+            EXPECT_EQ(t.inputRead[i] == 1, inTile) << x << "," << y;
+            if (inTile) {
+                EXPECT_EQ(t.input.data[i], in.data[i]) << x << "," << y;
+            }
+            const bool outTile = x >= 12 && x < 24 && y >= 12 && y < 24;
+            EXPECT_EQ(t.outputWritten[i] == 1, outTile) << x << "," << y;
+            if (outTile) {
+                EXPECT_EQ(t.output.data[i], run->output.data[i]) << x << "," << y;
+            }
+        }
+}
+
+// The trace an H100 recorded (docs/runs/hardware: `tilescope trace --kernel
+// conv2d_tiled_in --size 128x128 --radius 2 --block 16 --backend cuda`), read
+// here: its events give back the very input and mask the command line
+// generates for those options, and an output that agrees with the
+// double-precision reference.
+TEST(TraceArrays, AGpuRecordedTraceGivesBackItsInputMaskAndAnOutputThatAgrees) {
+    auto trace = readTrace(std::string(TILESCOPE_SOURCE_DIR) + "/docs/runs/hardware/conv2d_tiled_in_128.tstrace");
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    ASSERT_EQ(trace->backend, "cuda");
+    const TracedArrays t = arraysOfTrace(*trace);
+
+    cli::KernelOptions options;
+    options.kernel = "conv2d_tiled_in";
+    options.size = "128x128";
+    options.radius = 2;
+    cli::Loaded loaded;
+    ASSERT_TRUE(cli::load(options, loaded).ok());
+    EXPECT_EQ(t.inputCellsRead(), 128u * 128u);
+    EXPECT_EQ(t.input.data, loaded.input.data);
+    EXPECT_TRUE(t.maskComplete);
+    EXPECT_EQ(t.mask.values, loaded.mask.values);
+    EXPECT_EQ(t.outputCellsWritten(), 128u * 128u);
+    EXPECT_TRUE(matchesReference(loaded.input, loaded.mask, t.output));
 }
 
 }  // namespace

@@ -746,14 +746,10 @@ long long computeStep(const BlockReplay& replay) {
     return static_cast<long long>(replay.stepAt(replay.phaseBegin(1))) + 3;
 }
 
-TEST_F(UiTest, CornerBlockOfTiledInShowsGhostsAndHaloWhereTheTraceSaysSo) {
-    const DemoTrace demo = traceDemoBlock({0, 0, 0});
-    ASSERT_NE(demo.replay, nullptr);
-    const BlockReplay& replay = *demo.replay;
-    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --block 16 "
-                                       "--preset fig-7.4 --select 0,0 --step " +
-                                       std::to_string(computeStep(replay)));
-    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+// The grid of N of a screenshot showing the corner block of conv2d_tiled_in
+// (IN_TILE_DIM 16, r = 2): ghost cells in the ghost colour, halo cells
+// banded in the halo colour, internal cells in neither, where `replay` says.
+void expectCornerBlockGhostsAndHalo(const Screenshot& shot, const BlockReplay& replay) {
     const Rect cell0 = shot.rect("grid.cell0");
     const float cell = cell0.width();
     ASSERT_GE(cell, 12.0f) << "the grid zooms to the selected block";
@@ -790,6 +786,44 @@ TEST_F(UiTest, CornerBlockOfTiledInShowsGhostsAndHaloWhereTheTraceSaysSo) {
         }
     EXPECT_EQ(ghosts, 16 * 16 - 14 * 14) << "the corner block's two ghost rows and columns";
     EXPECT_GT(halos, 10);
+}
+
+TEST_F(UiTest, CornerBlockOfTiledInShowsGhostsAndHaloWhereTheTraceSaysSo) {
+    const DemoTrace demo = traceDemoBlock({0, 0, 0});
+    ASSERT_NE(demo.replay, nullptr);
+    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --block 16 "
+                                       "--preset fig-7.4 --select 0,0 --step " +
+                                       std::to_string(computeStep(*demo.replay)));
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    expectCornerBlockGhostsAndHalo(shot, *demo.replay);
+}
+
+// A trace file written by `tilescope trace` is stepped through like a trace
+// of the app's own: the same corner block, ghosts and halo where the file's
+// events put them, with the file named above the grid.
+TEST_F(UiTest, ATraceFileIsSteppedThroughInTheStepThroughViews) {
+    const fs::path file = dir() / "corner.tstrace";
+    std::string out, errors;
+    ASSERT_EQ(run("trace --kernel conv2d_tiled_in --size 64x64 --radius 2 --block 16 --backend cpu --out '" +
+                      file.string() + "'",
+                  &out, &errors),
+              0)
+        << errors;
+    auto trace = readTrace(file.string());
+    ASSERT_TRUE(trace.ok()) << trace.error().message;
+    const TraceModel model(std::move(*trace));
+    const auto corner = model.findBlock(Dim3{0, 0, 0});
+    ASSERT_TRUE(corner);
+    const BlockReplay& replay = model.block(*corner);
+
+    const Screenshot shot = screenshot("--open-trace '" + file.string() + "' --select 0,0 --step " +
+                                       std::to_string(computeStep(replay)) + " --panels grid,counts");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    const std::string note = shot.text("trace.note");
+    EXPECT_NE(note.find("Trace file corner.tstrace (conv2d_tiled_in, recorded on the CPU executor, 36 of 36 blocks)"),
+              std::string::npos)
+        << note;
+    expectCornerBlockGhostsAndHalo(shot, replay);
 }
 
 TEST_F(UiTest, EdgeThreadsOfTiledInAreSwitchedOffInTheThreadView) {

@@ -474,6 +474,8 @@ void App::drawMenuBar() {
             m_focusPath = true;
             m_settings.panels.setup = true;
         }
+        if (ImGui::MenuItem("Close the trace file", nullptr, false, m_openedTrace != nullptr))
+            closeOpenedTrace();
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q"))
             m_window->requestClose();
@@ -695,6 +697,11 @@ void App::openInputFile(const std::string& path) {
     m_settings.panels.setup = true;
     m_runner->forgetInputs();  // the file may have changed since it was last read
     m_forceRun = true;
+}
+
+void App::closeOpenedTrace() {
+    m_openedTrace.reset();
+    m_openedTraceProblem.clear();
 }
 
 bool App::takeFocusPathRequest() {

@@ -126,9 +126,12 @@ public:
     const std::string& notice() const { return m_notice; }
     std::span<const Shortcut> shortcuts() const;
     // The trace opened with --open-trace (null: none, or it could not be
-    // read, and then openedTraceProblem() says why). The hardware panel
-    // shows its hardware record.
+    // read, and then openedTraceProblem() says why). The step-through views
+    // step through it and the hardware panel shows its hardware record.
     const Trace* openedTrace() const { return m_openedTrace.get(); }
+    const std::shared_ptr<const Trace>& openedTraceFile() const { return m_openedTrace; }
+    // Back to tracing the set-up (File > Close the trace file).
+    void closeOpenedTrace();
     const std::string& openedTraceProblem() const { return m_openedTraceProblem; }
     std::string openedTracePath() const { return m_options.openTrace.string(); }
 

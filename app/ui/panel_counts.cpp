@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -73,11 +74,16 @@ void CountsPanel::draw(bool* open) {
         ImGui::End();
         return;
     }
-    // The measured time: the result panel's run (the real kernel when a GPU is there).
-    if (const auto& outcome = m_app.outcome(); outcome && outcome->result)
+    // The measured time: the result panel's run (the real kernel when a GPU
+    // is there); a trace file's counts are its own.
+    if (session.showingFile())
+        ImGui::TextDisabled("counts from the trace file %s (recorded on %s)",
+                            std::filesystem::path(m_app.openedTracePath()).filename().string().c_str(),
+                            session.replay()->trace().backend.c_str());
+    else if (const auto& outcome = m_app.outcome(); outcome && outcome->result)
         ImGui::Text("%s: %.3f ms on %s", outcome->job.kernel.c_str(), outcome->result->millis,
                     backendName(outcome->result->backend));
-    for (int i = 0; i < runs; ++i) {
+    for (int i = 0; i < runs && !session.showingFile(); ++i) {
         const TracedRun& run = session.run(i);
         if (run.outcome && run.outcome->result)
             ImGui::TextDisabled("traced run of %s: %.3f ms on %s (instrumented)", run.kernel.c_str(),

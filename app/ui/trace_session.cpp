@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 #include "api/kernels.hpp"
 #include "gfx/window.hpp"
 #include "ui/app.hpp"
+#include "trace/trace_arrays.hpp"
 #include "ui/setup_rules.hpp"
 
 namespace tilescope::ui {
@@ -123,6 +125,8 @@ std::string TraceSession::status() const {
 }
 
 std::string TraceSession::note() const {
+    if (m_file)
+        return m_fileNote;
     for (int i = 0; i < runCount(); ++i) {
         const TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
         if (run.overBudget)
@@ -135,14 +139,22 @@ std::string TraceSession::note() const {
 // [SECTION] Once a frame
 
 void TraceSession::update() {
-    const std::string compare = m_app.view().compareKernel;
-    m_compareOn = !compare.empty();
-    submitIfNeeded(0, m_app.setup().kernel);
-    if (m_compareOn)
-        submitIfNeeded(1, compare);
-    for (int i = 0; i < runCount(); ++i) {
-        takeBuilt(i);
-        resolveSelection(i);
+    if (const std::shared_ptr<const Trace>& file = m_app.openedTraceFile()) {
+        m_compareOn = false;  // a file has no second kernel to compare with
+        showFile(file);
+        resolveSelection(0);
+    } else {
+        if (m_file)
+            leaveFile();
+        const std::string compare = m_app.view().compareKernel;
+        m_compareOn = !compare.empty();
+        submitIfNeeded(0, m_app.setup().kernel);
+        if (m_compareOn)
+            submitIfNeeded(1, compare);
+        for (int i = 0; i < runCount(); ++i) {
+            takeBuilt(i);
+            resolveSelection(i);
+        }
     }
 
     const double now = seconds();
@@ -224,8 +236,13 @@ void TraceSession::takeBuilt(int i) {
         run.submitted.reset();
         return;
     }
-    run.outcome = outcome;
     run.problem = outcome->runError ? outcome->runError : outcome->inputError;
+    install(i, std::move(built), std::move(outcome));
+}
+
+void TraceSession::install(int i, std::shared_ptr<const TraceModel> built, std::shared_ptr<const RunOutcome> outcome) {
+    TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+    run.outcome = std::move(outcome);
     const bool sameKernel = run.model && built && run.model->trace().kernel == built->trace().kernel;
     const Cursor keep = run.cursor;
     run.model = std::move(built);
@@ -250,6 +267,58 @@ void TraceSession::takeBuilt(int i) {
     }
     if (i == 0)
         m_pendingStep.reset();
+}
+
+// The outcome id a trace file stands under (no runner ever hands it out).
+constexpr std::uint64_t kFileOutcome = ~std::uint64_t{0};
+
+void TraceSession::showFile(const std::shared_ptr<const Trace>& file) {
+    if (m_file == file)
+        return;
+    m_file = file;
+    TracedRun& run = *m_runs[0];
+    run.runner->drop();  // the set-up's tracing, if any, is moot
+    const Trace& trace = *file;
+    const TracedArrays arrays = arraysOfTrace(trace);
+    auto outcome = std::make_shared<RunOutcome>();
+    outcome->id = kFileOutcome;
+    outcome->job.kernel = trace.kernel;
+    outcome->job.dims = trace.dims();
+    outcome->job.mask = arrays.mask;
+    outcome->job.block = static_cast<int>(trace.plan.block.x);
+    outcome->job.trace = true;
+    outcome->input = std::make_shared<const Image>(arrays.input);
+    RunResult result;
+    result.output = arrays.output;
+    result.backend = trace.backend == "cuda" ? Backend::Cuda : Backend::Cpu;
+    result.backendReason = "a trace file";
+    result.plan = trace.plan;
+    outcome->result = std::move(result);
+
+    const std::size_t cells = arrays.inputRead.size();
+    m_fileNote = "Trace file " + std::filesystem::path(m_app.openedTracePath()).filename().string() + " (" +
+                 trace.kernel + ", recorded on " + (trace.backend == "cuda" ? "the GPU" : "the CPU executor") + ", " +
+                 std::to_string(trace.blocks.size()) + " of " + std::to_string(trace.plan.grid.count()) +
+                 " blocks" + (arrays.inputCellsRead() < cells ? "; N is known where they read it" : "") +
+                 "): the set-up does not change it. File > Close the trace file traces the set-up again.";
+    run.kernel = trace.kernel;
+    run.submitted.reset();
+    run.submittedId = kFileOutcome;
+    run.overBudget.reset();
+    run.problem.reset();
+    install(0, std::make_shared<const TraceModel>(trace), std::move(outcome));
+}
+
+void TraceSession::leaveFile() {
+    m_file.reset();
+    m_fileNote.clear();
+    TracedRun& run = *m_runs[0];
+    run.model.reset();
+    run.outcome.reset();
+    run.replay = nullptr;
+    run.cursor = 0;
+    run.submitted.reset();  // the set-up is traced again at once
+    run.submittedId = 0;
 }
 
 void TraceSession::resolveSelection(int i) {

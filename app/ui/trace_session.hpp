@@ -13,6 +13,11 @@
 // that would pass the event budget falls back to the selected block, and
 // says so; a block that alone passes it is reported in the panels.
 //
+// A trace file opened with --open-trace (recorded anywhere, a GPU machine
+// included) takes the place of the set-up's trace until it is closed: its
+// events give back N, P and the mask (trace/trace_arrays.hpp), so every
+// step-through panel draws it as it draws a trace of its own.
+//
 // The panels (grid, threads, shared memory, output, source, counts) read
 // from here and change the selection and the cursor through it.
 #pragma once
@@ -79,8 +84,10 @@ public:
     bool settled() const;
     std::string status() const;  // "tracing...", a problem, or empty
     // Why only the selected block is traced, when the whole launch was too
-    // large for the event budget (empty otherwise).
+    // large for the event budget; or which trace file is shown (empty otherwise).
     std::string note() const;
+    // The step-through views show a trace file, not a trace of the set-up.
+    bool showingFile() const { return m_file != nullptr; }
 
     // [SECTION] What panels change
     void selectOutput(int x, int y);       // selects the block and thread that compute P(x, y)
@@ -101,10 +108,17 @@ public:
 private:
     void submitIfNeeded(int i, const std::string& kernel);
     void takeBuilt(int i);
+    // A new model and the outcome it came with, for run i: the cursor and
+    // the selection carry over where they can (and --step applies).
+    void install(int i, std::shared_ptr<const TraceModel> model, std::shared_ptr<const RunOutcome> outcome);
+    void showFile(const std::shared_ptr<const Trace>& file);
+    void leaveFile();
     void resolveSelection(int i);
 
     App& m_app;
     std::array<std::unique_ptr<TracedRun>, 2> m_runs;
+    std::shared_ptr<const Trace> m_file;  // the trace file run 0 shows (null: the set-up's own trace)
+    std::string m_fileNote;
     bool m_compareOn = false;
     std::optional<std::array<int, 2>> m_selected;
     std::optional<long long> m_pendingStep;  // --step, applied when the trace arrives
