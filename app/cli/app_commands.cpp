@@ -234,6 +234,7 @@ struct AppCommandState {
     std::string configDir;
     int frames = 0;
     std::string openTrace;
+    std::size_t eventBudget = ui::kDefaultEventBudget;
     // tilescope screenshot
     StateOptions screenshot;
     std::string out;
@@ -254,6 +255,7 @@ int runApp(const AppCommandState& state) {
     options.configDir = state.configDir;
     options.frames = state.frames;
     options.openTrace = state.openTrace;
+    options.eventBudget = state.eventBudget;
     ui::App app(std::move(options));
     return app.run();
 }
@@ -291,6 +293,9 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     app.add_option("--frames", state->frames, "close the app after this many frames (for tests)")
         ->check(CLI::NonNegativeNumber)
         ->group("");
+    app.add_option("--event-budget", state->eventBudget,
+                   "the most events the step-through views trace at once (past it: the selected block only)")
+        ->check(CLI::PositiveNumber);
     app.add_option("--open-trace", state->openTrace,
                    "a trace file written by `tilescope trace --out` (on any machine): the step-through views step through it, the hardware panel shows which SM ran each block");
 

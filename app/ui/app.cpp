@@ -535,12 +535,23 @@ App::Rect App::layoutSlot(Slot slot) const {
             m_settings.panels.setup
                 ? std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f)
                 : 0.0f;
+        // A column whose panels are all closed gives its width to the others,
+        // and a panel alone in its column takes the column's height.
+        const PanelVisibility& shown = m_settings.panels;
+        const bool middle = shown.threads || shown.shared || shown.output;
+        const bool right = shown.result || shown.source || shown.device;
         const float rest = width - setupWidth;
-        const float a = std::round(rest * 0.40f), b = std::round(rest * 0.25f), c = rest - a - b;
+        const float a = std::round(rest * (middle ? (right ? 0.40f : 0.60f) : (right ? 0.60f : 1.0f)));
+        const float b = middle ? std::round(rest * (right ? 0.25f : 0.40f)) : 0.0f;
+        const float c = rest - a - b;
         const float x0 = viewport->Pos.x + setupWidth, x1 = x0 + a, x2 = x1 + b;
-        const float gridHeight = std::round(height * 0.60f);
-        const float threadsHeight = std::round(height * (m_settings.panels.output ? 0.34f : 0.40f));
-        const float sharedHeight = std::round(height * (m_settings.panels.output ? 0.36f : 0.60f));
+        const float gridHeight = shown.counts || shown.hardware ? std::round(height * 0.60f) : height;
+        const float threadsHeight =
+            !shown.threads ? 0.0f
+                           : (shown.shared || shown.output ? std::round(height * (shown.output ? 0.34f : 0.40f))
+                                                           : height);
+        const float sharedHeight =
+            shown.output ? std::round(height * (shown.threads ? 0.36f : 0.60f)) : height - threadsHeight;
         const float resultH = m_settings.panels.result ? std::round(height * 0.30f) : 0.0f;
         const float deviceH = m_settings.panels.device ? std::round(height * 0.14f) : 0.0f;
         switch (slot) {
