@@ -50,7 +50,10 @@ what TileScope does with its results and would catch its crashes, not its
 silent out-of-bounds accesses. Compiled from its header under the sanitizers
 (outside CI), stb_image 2.27 shows undefined behaviour within a minute: a JPEG
 whose Huffman table declares more than 256 codes makes `stbi__build_huffman`
-write past its `size[257]` array, inside the decoder's state.
+write past its `size[257]` array, inside the decoder's state. TileScope
+therefore reads every Huffman table of a JPEG itself before stb_image sees the
+file, and refuses a table of more than 256 codes (the Pictures row about a
+Huffman table).
 
 | target | reads | the first byte of an input |
 | --- | --- | --- |

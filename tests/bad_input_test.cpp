@@ -201,6 +201,12 @@ std::map<std::string, Bytes> fixtureFiles(const fs::path& scratch) {
         {"huge.png", hugePng},
         {"chunk.png", chunkPng},
         {"corrupt.jpg", Bytes{0xff, 0xd8, 0xff, 0xdb, 0x00, 0x43, 0x00, 1, 1, 1, 1, 1, 1, 1, 1}},
+        // SOI, then a DHT segment whose one table counts 255 codes of every length (4080 in all).
+        {"huffman.jpg", [] {
+             Bytes b{0xff, 0xd8, 0xff, 0xc4, 0x00, 0x13, 0x00};
+             b.insert(b.end(), 16, 0xff);
+             return b;
+         }()},
         // "BM", a file header of zeros, an info header that says 40 bytes and holds 0xff.
         {"corrupt.bmp", bytesOf(std::string("BM") + std::string(12, '\0') + std::string("\x28\0\0\0", 4) +
                                 std::string(20, '\xff'))},

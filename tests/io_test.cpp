@@ -20,6 +20,8 @@
 #include "io/mask_file.hpp"
 #include "io/npy.hpp"
 
+#include <stb/stb_image_write.h>
+
 #ifndef TILESCOPE_TESTDATA_DIR
 #define TILESCOPE_TESTDATA_DIR "/work/shared/testdata/teaching-kit-convolution"
 #endif
@@ -330,6 +332,46 @@ TEST(Io, PngDropsAlpha) {
         for (int c = 0; c < 3; ++c) EXPECT_NEAR(rgb->data[i * 3 + c], rgba.data[i * 4 + c], 0.5f / 255 + 1e-6f);
         EXPECT_NEAR(grey->data[i], greyAlpha.data[i * 2], 0.5f / 255 + 1e-6f);
     }
+}
+
+// JPEGs as an encoder writes them (stb_image_write: four Huffman tables in
+// one DHT segment) pass the Huffman check and decode; a table that declares
+// more codes than a table holds is refused before stb_image reads it.
+TEST(Io, JpegHuffmanTablesAreCheckedBeforeDecoding) {
+    ScratchDir dir;
+    std::vector<unsigned char> pixels(32 * 16 * 3);
+    for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7) % 256);
+    const fs::path jpeg = dir / "written.jpg";
+    ASSERT_NE(stbi_write_jpg(jpeg.c_str(), 32, 16, 3, pixels.data(), 90), 0);
+    auto image = io::readImageFile(jpeg);
+    ASSERT_TRUE(image.ok()) << image.error().message;
+    EXPECT_EQ(image->width, 32);
+    EXPECT_EQ(image->height, 16);
+
+    // Each of the sixteen lengths with 16 codes: 256 in all, the most a table
+    // may hold (its 256 symbol bytes follow): accepted by the check.
+    Bytes full{0xff, 0xd8, 0xff, 0xc4, 0x01, 0x13, 0x10};
+    full.insert(full.end(), 16, 16);
+    full.insert(full.end(), 256, 0);
+    writeBytes(dir / "full.jpg", full);
+    auto fullRead = io::readImageFile(dir / "full.jpg");
+    ASSERT_FALSE(fullRead.ok());
+    EXPECT_EQ(fullRead.error().message.find("Huffman"), std::string::npos) << fullRead.error().message;
+
+    // 257 codes: one too many, in the second table of a segment.
+    Bytes over{0xff, 0xd8, 0xff, 0xc4, 0x00, 0x00, 0x00};
+    over.insert(over.end(), 16, 0);
+    over.back() = 1;
+    over.push_back(0);      // the first table: one code, its symbol
+    over.push_back(0x11);  // the second table: AC, id 1
+    for (int k = 0; k < 16; ++k) over.push_back(k == 0 ? 2 : 17);  // 2 + 15 * 17 = 257
+    over[4] = 0x01;
+    over[5] = 0x00;  // a segment length large enough for both
+    writeBytes(dir / "over.jpg", over);
+    auto overRead = io::readImageFile(dir / "over.jpg");
+    ASSERT_FALSE(overRead.ok());
+    EXPECT_NE(overRead.error().message.find("declares 257 codes, more than the 256 a table holds"), std::string::npos)
+        << overRead.error().message;
 }
 
 TEST(Io, ReadsHandBuiltBmp) {

@@ -171,6 +171,51 @@ std::string stbReason() {
     return text;
 }
 
+// Debian's stb_image (2.27) builds a JPEG Huffman table from its 16 code
+// counts without checking that they add up to at most 256, the number of
+// symbols a table holds (ITU T.81, B.2.4.2): a damaged file would make it
+// write past the table's arrays. So every DHT segment is read here first, the
+// way stb reads it (tables one after another while the segment's length
+// lasts, missing bytes read as 0), and a table of more than 256 codes is
+// refused. Entropy-coded data is walked byte by byte to the next marker, so
+// the tables between the scans of a progressive JPEG are checked too.
+Status checkJpegHuffmanTables(const fs::path& path, std::span<const unsigned char> bytes) {
+    auto at = [&](std::size_t i) -> std::size_t { return i < bytes.size() ? bytes[i] : 0; };
+    std::size_t i = 2;  // after SOI
+    while (i + 1 < bytes.size()) {
+        if (bytes[i] != 0xff) {
+            ++i;  // entropy-coded data
+            continue;
+        }
+        const unsigned char marker = bytes[i + 1];
+        if (marker == 0xff) {
+            ++i;  // a fill byte
+            continue;
+        }
+        if (marker == 0x00 || marker == 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+            i += 2;  // a stuffed zero, TEM or a restart marker: no length follows
+            continue;
+        }
+        if (marker == 0xd9) break;  // EOI
+        const std::size_t length = at(i + 2) << 8 | at(i + 3);
+        if (marker == 0xc4) {
+            long remaining = static_cast<long>(length) - 2;
+            std::size_t p = i + 4;
+            while (remaining > 0) {
+                std::size_t codes = 0;
+                for (std::size_t k = 1; k <= 16; ++k) codes += at(p + k);
+                if (codes > 256)
+                    return fileError(path, "cannot be decoded: a Huffman table in its JPEG header declares " +
+                                               std::to_string(codes) + " codes, more than the 256 a table holds");
+                p += 17 + codes;
+                remaining -= static_cast<long>(17 + codes);
+            }
+        }
+        i += 2 + std::max<std::size_t>(length, 2);
+    }
+    return success();
+}
+
 Result<Image> readWithStb(const fs::path& path, std::span<const unsigned char> bytes, const char* format) {
     if (bytes.size() > static_cast<std::size_t>(INT_MAX)) return fileError(path, "is too large to decode");
     const auto length = static_cast<int>(bytes.size());
@@ -185,6 +230,8 @@ Result<Image> readWithStb(const fs::path& path, std::span<const unsigned char> b
         const std::size_t dims[] = {be32(20), be32(16)};
         if (auto shapeOk = checkShape(path, dims); !shapeOk) return shapeOk.error();
     }
+    if (std::string_view(format) == "JPEG")
+        if (Status tables = checkJpegHuffmanTables(path, bytes); !tables) return tables.error();
     int width = 0, height = 0, components = 0;
     // Only the header first, so that the size limits apply before stb allocates.
     // When it fails, stb's reason is always "unknown image type" (the last
