@@ -710,14 +710,14 @@ struct DemoTrace {
     const BlockReplay* replay = nullptr;
 };
 
-DemoTrace traceDemoBlock(Dim3 block) {
+DemoTrace traceDemoBlock(Dim3 block, const char* kernel = "conv2d_tiled_in") {
     DemoTrace demo;
     Image input = Image::planar(64, 64, 1);
     for (std::size_t i = 0; i < input.data.size(); ++i)
         input.data[i] = static_cast<float>(i % 7);
     const Mask mask = *ui::makePresetMask(ui::MaskPreset::Figure7_4, 2, 2);
     RunRequest request;
-    request.kernel = "conv2d_tiled_in";
+    request.kernel = kernel;
     request.input = &input;
     request.mask = &mask;
     request.block = 16;
@@ -860,6 +860,53 @@ TEST_F(UiTest, EdgeThreadsOfTiledInAreSwitchedOffInTheThreadView) {
     }
     EXPECT_EQ(switchedOff, 16 * 16 - 12 * 12) << "every edge thread, at a step of the computing phase";
     EXPECT_GT(computing, 0);
+}
+
+// Compare mode: each kernel's threads, one above the other, at the same
+// step. At a step of the computing phase conv2d_tiled_in has switched off
+// its 2r-wide edge (112 of 256 threads) and conv2d_tiled_cached, whose block
+// is its output tile, none; each cell's colour is its thread's state in its
+// own trace.
+TEST_F(UiTest, CompareModeShowsEachKernelsThreadsAtTheSameStep) {
+    // Output (13,13): block (1,1) of conv2d_tiled_in (OUT_TILE_DIM 12), block
+    // (0,0) of conv2d_tiled_cached (TILE_DIM 16).
+    const DemoTrace in = traceDemoBlock({1, 1, 0});
+    const DemoTrace cached = traceDemoBlock({0, 0, 0}, "conv2d_tiled_cached");
+    ASSERT_TRUE(in.replay && cached.replay);
+    const long long step = computeStep(*in.replay);
+    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --compare conv2d_tiled_cached --builtin photo "
+                                       "--input-size 64x64 --block 16 --preset fig-7.4 --select 13,13 --step " +
+                                       std::to_string(step) + " --panels grid,threads");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    struct Case {
+        const char* probe;
+        const BlockReplay* replay;
+        int switchedOff;
+    };
+    for (const Case& c : {Case{"threads.cell0", in.replay, 16 * 16 - 12 * 12}, Case{"threads.cell0.1", cached.replay, 0}}) {
+        ASSERT_TRUE(shot.has(c.probe)) << c.probe;
+        const Rect cell0 = shot.rect(c.probe);
+        ASSERT_EQ(std::stoi(shot.text(c.probe)), 16);
+        const float cell = cell0.width();
+        ASSERT_GE(cell, 4.0f);
+        const std::uint32_t s = std::min<std::uint32_t>(static_cast<std::uint32_t>(step), c.replay->stepCount());
+        const Cursor cursor = c.replay->step(s - 1).end;
+        int switchedOff = 0, computing = 0;
+        for (unsigned t = 0; t < c.replay->threadCount(); ++t) {
+            const float x = cell0.x0 + (static_cast<float>(t % 16) + 0.3f) * cell;
+            const float y = cell0.y0 + (static_cast<float>(t / 16) + 0.35f) * cell;
+            const ThreadState state = c.replay->threadState(t, cursor);
+            if (state == ThreadState::SwitchedOff) {
+                EXPECT_TRUE(near(shot.pixel(x, y), kSwitchedOff)) << c.probe << " thread " << t;
+                ++switchedOff;
+            } else if (state == ThreadState::Computing) {
+                EXPECT_TRUE(near(shot.pixel(x, y), kComputing)) << c.probe << " thread " << t;
+                ++computing;
+            }
+        }
+        EXPECT_EQ(switchedOff, c.switchedOff) << c.probe;
+        EXPECT_GT(computing, 0) << c.probe;
+    }
 }
 
 TEST_F(UiTest, SteppingThroughAWholeTraceWithEveryPanelOpen) {

@@ -15,22 +15,55 @@ namespace tilescope::ui {
 
 void SharedPanel::draw(bool* open) {
     TraceSession& session = m_app.traceSession();
-    const BlockReplay* replay = session.replay();
-    const TracedRun& run = session.run(0);
-    if (!beginStepThroughPanel("Shared and constant memory###shared", open, replay && run.outcome, session))
+    const TracedRun& first = session.run(0);
+    if (!beginStepThroughPanel("Shared and constant memory###shared", open, session.replay() && first.outcome,
+                               session))
         return;
+    // In compare mode each kernel's tile and mask, one above the other.
+    bool ghostZero = false, unwritten = false;
+    const int runs = session.runCount();
+    const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
+    const float share = (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
+    for (int i = 0; i < runs; ++i) {
+        if (i > 0)
+            ImGui::Dummy({0.0f, gap * 0.5f});
+        ImGui::PushID(i);
+        drawRun(i, share, ghostZero, unwritten);
+        ImGui::PopID();
+    }
+    const Palette& palette = m_app.theme().palette;
+    if (ghostZero && !m_app.panels().grid)
+        m_app.legend().addSwatch(palette.ghost, "ghost, stored 0");
+    if (unwritten)
+        m_app.legend().addSwatch(IM_COL32(40, 40, 40, 255), "shared, not written yet");
+    ImGui::End();
+}
+
+void SharedPanel::drawRun(int i, float height, bool& ghostZero, bool& unwritten) {
+    TraceSession& session = m_app.traceSession();
+    const float top = ImGui::GetCursorScreenPos().y;
+    const BlockReplay* replay = session.replay(i);
+    const TracedRun& run = session.run(i);
+    if (session.comparing()) {
+        ImGui::PushFont(m_app.theme().heading);
+        ImGui::TextUnformatted(run.kernel.c_str());
+        ImGui::PopFont();
+    }
+    if (!replay || !run.outcome) {
+        ImGui::TextDisabled("no trace yet");
+        return;
+    }
     const Theme& theme = m_app.theme();
     const Palette& palette = theme.palette;
-    const Cursor cursor = session.cursor();
+    const Cursor cursor = session.cursor(i);
     const Trace& trace = replay->trace();
     const BlockGeometry& g = replay->geometry();
     const ValueMapping mapping = run.outcome->input ? mappingOf(run.outcome->input->data) : ValueMapping{};
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 avail{ImGui::GetContentRegionAvail().x, height - (ImGui::GetCursorScreenPos().y - top)};
 
     // The shared tile.
     const int size = replay->sharedSize();
-    bool ghostZero = false, unwritten = false;
     if (size <= 0) {
         ImGui::TextWrapped("%s uses no shared memory: every tap is a load from global memory (or the cache).",
                            trace.kernel.c_str());
@@ -72,7 +105,8 @@ void SharedPanel::draw(bool* open) {
             if (cell >= theme.fontPixels * 1.8f)
                 cellLabel(draw, theme, a, b, shortValue(held->value).c_str(), textOver(fill));
         }
-        m_app.probe().record("shared.cell0", origin, {origin.x + cell, origin.y + cell}, std::to_string(columns));
+        m_app.probe().record(i == 0 ? "shared.cell0" : "shared.cell0." + std::to_string(i), origin,
+                             {origin.x + cell, origin.y + cell}, std::to_string(columns));
     }
 
     // The mask, with the tap in use.
@@ -82,7 +116,7 @@ void SharedPanel::draw(bool* open) {
     {
         // The thread's latest load of the mask in this phase of its work
         // (the multiply-add that follows uses it).
-        const auto done = replay->threadEventsBefore(session.selectedThread(), cursor);
+        const auto done = replay->threadEventsBefore(session.selectedThread(i), cursor);
         for (auto it = done.rbegin(); it != done.rend(); ++it) {
             if (it->op == Op::Barrier)
                 break;
@@ -97,8 +131,9 @@ void SharedPanel::draw(bool* open) {
                 tap >= 0 ? ": the tap in use outlined" : "");
     if (mask.width > 0) {
         const ValueMapping maskMap = mappingOf(mask.values);
+        const float left = height - (ImGui::GetCursorScreenPos().y - top);
         const float cell = std::clamp(std::min(ImGui::GetContentRegionAvail().x / static_cast<float>(mask.width),
-                                               ImGui::GetContentRegionAvail().y / static_cast<float>(mask.height)),
+                                               left / static_cast<float>(mask.height)),
                                       4.0f, theme.fontPixels * 2.6f);
         const ImVec2 origin = ImGui::GetCursorScreenPos();
         ImGui::Dummy({cell * static_cast<float>(mask.width), cell * static_cast<float>(mask.height)});
@@ -117,11 +152,6 @@ void SharedPanel::draw(bool* open) {
                               std::max(3.0f, theme.lineWidth * 3.0f));
         }
     }
-    if (ghostZero && !m_app.panels().grid)
-        m_app.legend().addSwatch(palette.ghost, "ghost, stored 0");
-    if (unwritten)
-        m_app.legend().addSwatch(IM_COL32(40, 40, 40, 255), "shared, not written yet");
-    ImGui::End();
 }
 
 }  // namespace tilescope::ui

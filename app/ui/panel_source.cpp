@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -14,12 +15,39 @@ namespace tilescope::ui {
 
 void SourcePanel::draw(bool* open) {
     TraceSession& session = m_app.traceSession();
-    const BlockReplay* replay = session.replay();
-    if (!beginStepThroughPanel("Source###source", open, replay != nullptr, session))
+    if (!beginStepThroughPanel("Source###source", open, session.replay() != nullptr, session))
         return;
+    // In compare mode each kernel's source, one above the other, each at its
+    // selected thread's line.
+    const int runs = session.runCount();
+    const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
+    const float share = (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
+    for (int i = 0; i < runs; ++i) {
+        if (i > 0)
+            ImGui::Dummy({0.0f, gap * 0.5f});
+        ImGui::PushID(i);
+        drawRun(i, share);
+        ImGui::PopID();
+    }
+    ImGui::End();
+}
+
+void SourcePanel::drawRun(int i, float height) {
+    TraceSession& session = m_app.traceSession();
+    const float top = ImGui::GetCursorScreenPos().y;
+    const BlockReplay* replay = session.replay(i);
+    if (session.comparing()) {
+        ImGui::PushFont(m_app.theme().heading);
+        ImGui::TextUnformatted(session.run(i).kernel.c_str());
+        ImGui::PopFont();
+    }
+    if (!replay) {
+        ImGui::TextDisabled("no trace yet");
+        return;
+    }
     const Theme& theme = m_app.theme();
-    const Cursor cursor = session.cursor();
-    const unsigned thread = session.selectedThread();
+    const Cursor cursor = session.cursor(i);
+    const unsigned thread = session.selectedThread(i);
     const auto current = replay->currentEvent(thread, cursor);
     int line = 0;
     // The selected thread's current event, and the block's latest one, in words.
@@ -37,9 +65,13 @@ void SourcePanel::draw(bool* open) {
     ImGui::Separator();
 
     const std::string_view text = kernelSource(replay->trace().plan.kernel);
-    ImGui::BeginChild("##code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
+    const float codeHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f,
+                                      height - (ImGui::GetCursorScreenPos().y - top));
+    ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, false,
+                      ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(theme.mono);
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    int& shownLine = m_shownLine[static_cast<std::size_t>(i)];
     int n = 1;
     for (std::size_t start = 0; start < text.size(); ++n) {
         std::size_t end = text.find('\n', start);
@@ -51,7 +83,7 @@ void SourcePanel::draw(bool* open) {
             draw->AddRectFilled(
                 at, {at.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), at.y + ImGui::GetTextLineHeight()},
                 withAlpha(theme.palette.loadedByThread, 110));
-            if (line != m_shownLine)
+            if (line != shownLine)
                 ImGui::SetScrollHereY(0.4f);
         }
         ImGui::TextDisabled("%3d", n);
@@ -59,10 +91,9 @@ void SourcePanel::draw(bool* open) {
         ImGui::TextUnformatted(body.data(), body.data() + body.size());
         start = end + 1;
     }
-    m_shownLine = line;
+    shownLine = line;
     ImGui::PopFont();
     ImGui::EndChild();
-    ImGui::End();
 }
 
 }  // namespace tilescope::ui

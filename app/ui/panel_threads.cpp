@@ -15,18 +15,57 @@ namespace tilescope::ui {
 
 void ThreadsPanel::draw(bool* open) {
     TraceSession& session = m_app.traceSession();
-    const BlockReplay* replay = session.replay();
-    if (!beginStepThroughPanel("Threads###threads", open, replay != nullptr, session))
+    if (!beginStepThroughPanel("Threads###threads", open, session.replay() != nullptr, session))
         return;
+    // In compare mode each kernel's block, one above the other, stepping together.
+    bool seen[16] = {};
+    const int runs = session.runCount();
+    const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
+    const float share = (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
+    for (int i = 0; i < runs; ++i) {
+        if (i > 0)
+            ImGui::Dummy({0.0f, gap * 0.5f});
+        ImGui::PushID(i);
+        drawRun(i, share, seen);
+        ImGui::PopID();
+    }
+
+    LegendPanel& legend = m_app.legend();
+    const Palette& palette = m_app.theme().palette;
+    const ThreadState shown[] = {ThreadState::Loading,   ThreadState::Computing,        ThreadState::SwitchedOff,
+                                 ThreadState::Idle,      ThreadState::WaitingAtBarrier, ThreadState::Done,
+                                 ThreadState::NotStarted};
+    for (ThreadState s : shown) {
+        const bool on = seen[static_cast<int>(s)] ||
+                        (s == ThreadState::WaitingAtBarrier && seen[static_cast<int>(ThreadState::AtBarrier)]);
+        if (on)
+            legend.addSwatch(stateColour(palette, s), std::string("thread ") + threadStateName(s));
+    }
+    ImGui::End();
+}
+
+void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
+    TraceSession& session = m_app.traceSession();
+    const float top = ImGui::GetCursorScreenPos().y;
+    const BlockReplay* replay = session.replay(i);
+    if (session.comparing()) {
+        ImGui::PushFont(m_app.theme().heading);
+        ImGui::TextUnformatted(session.run(i).kernel.c_str());
+        ImGui::PopFont();
+    }
+    if (!replay) {
+        ImGui::TextDisabled("no trace yet");
+        return;
+    }
     const Theme& theme = m_app.theme();
     const Palette& palette = theme.palette;
-    const Cursor cursor = session.cursor();
+    const Cursor cursor = session.cursor(i);
     const Trace& trace = replay->trace();
     const bool twoD = trace.dims() == 2;
     const unsigned columns = twoD ? trace.plan.block.x : kWarpSize;  // 1D: a row per warp
     const unsigned lanes = replay->laneCount();
     const unsigned rows = (lanes + columns - 1) / columns;
-    const unsigned selected = session.selectedThread();
+    const unsigned selected = session.selectedThread(i);
     const Dim3 sc = replay->threadCoords(selected);
     // One short line: the block's threads and the selected one's state.
     if (twoD)
@@ -37,7 +76,7 @@ void ThreadsPanel::draw(bool* open) {
                     threadStateName(replay->threadState(selected, cursor)));
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("block (%u,%u); click a thread to select it", replay->block().x, replay->block().y);
-    const ImVec2 space = ImGui::GetContentRegionAvail();
+    const ImVec2 space{ImGui::GetContentRegionAvail().x, height - (ImGui::GetCursorScreenPos().y - top)};
     const float cell = std::clamp(std::min(space.x / static_cast<float>(columns), space.y / static_cast<float>(rows)),
                                   3.0f, theme.fontPixels * 3.0f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -49,7 +88,6 @@ void ThreadsPanel::draw(bool* open) {
         return ImVec2{origin.x + cell * static_cast<float>(lane % columns),
                       origin.y + cell * static_cast<float>(lane / columns)};
     };
-    bool seen[16] = {};
     for (unsigned lane = 0; lane < lanes; ++lane) {
         const ThreadState state = replay->threadState(lane, cursor);
         seen[static_cast<int>(state)] = true;
@@ -97,7 +135,8 @@ void ThreadsPanel::draw(bool* open) {
         const ImVec2 a = at(selected);
         draw->AddRect({a.x - 1, a.y - 1}, {a.x + cell + 1, a.y + cell + 1}, palette.selection, 0.0f, 0, thick * 1.2f);
     }
-    m_app.probe().record("threads.cell0", at(0), {at(0).x + cell, at(0).y + cell}, std::to_string(columns));
+    m_app.probe().record(i == 0 ? "threads.cell0" : "threads.cell0." + std::to_string(i), at(0),
+                         {at(0).x + cell, at(0).y + cell}, std::to_string(columns));
 
     if (hovered) {
         const ImVec2 m = ImGui::GetIO().MousePos;
@@ -120,21 +159,10 @@ void ThreadsPanel::draw(bool* open) {
             }
             ImGui::EndTooltip();
             if (clicked && lane < replay->threadCount())
-                session.selectThread(0, lane);
+                session.selectThread(i, lane);
         }
     }
 
-    LegendPanel& legend = m_app.legend();
-    const ThreadState shown[] = {ThreadState::Loading,   ThreadState::Computing,        ThreadState::SwitchedOff,
-                                 ThreadState::Idle,      ThreadState::WaitingAtBarrier, ThreadState::Done,
-                                 ThreadState::NotStarted};
-    for (ThreadState s : shown) {
-        const bool on = seen[static_cast<int>(s)] ||
-                        (s == ThreadState::WaitingAtBarrier && seen[static_cast<int>(ThreadState::AtBarrier)]);
-        if (on)
-            legend.addSwatch(stateColour(palette, s), std::string("thread ") + threadStateName(s));
-    }
-    ImGui::End();
 }
 
 }  // namespace tilescope::ui

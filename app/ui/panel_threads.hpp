@@ -1,7 +1,8 @@
 // The thread view: every thread of the selected block as a cell coloured by
 // its state at the cursor (loading, computing, switched off for the output,
 // idle, at a barrier, done; idle lanes of the last warp hatched), warps
-// outlined. A click selects a thread.
+// outlined. A click selects a thread. In compare mode, each kernel's block,
+// one above the other.
 #pragma once
 
 namespace tilescope::ui {
@@ -14,6 +15,9 @@ public:
     void draw(bool* open);
 
 private:
+    // Run i's block in `height` pixels; notes the states it drew in `seen`.
+    void drawRun(int i, float height, bool (&seen)[16]);
+
     App& m_app;
 };
 

@@ -256,17 +256,24 @@ void TraceSession::install(int i, std::shared_ptr<const TraceModel> built, std::
         } else {
             run.cursor = sameKernel ? std::min(keep, run.replay->size()) : 0;
         }
-        if (i == 1 && replay(0)) {
-            // Compare mode: the second run starts where the first stands, in steps.
-            const BlockReplay& first = *replay(0);
-            const Cursor c = cursor(0);
-            const std::uint32_t steps = c == 0 ? 0 : (c >= first.size() ? first.stepCount() : first.stepAt(c));
-            const std::uint32_t s = std::min(steps, run.replay->stepCount());
-            run.cursor = s == 0 ? 0 : run.replay->step(s - 1).end;
-        }
+        // Compare mode: the second run stands where the first stands, in
+        // steps, whichever trace came in first.
+        if (i == 1 || (m_compareOn && m_runs[1]->replay))
+            alignSecondRun();
     }
     if (i == 0)
         m_pendingStep.reset();
+}
+
+void TraceSession::alignSecondRun() {
+    TracedRun& second = *m_runs[1];
+    const BlockReplay* first = replay(0);
+    if (!first || !second.replay)
+        return;
+    const Cursor c = cursor(0);
+    const std::uint32_t steps = c == 0 ? 0 : (c >= first->size() ? first->stepCount() : first->stepAt(c));
+    const std::uint32_t s = std::min(steps, second.replay->stepCount());
+    second.cursor = s == 0 ? 0 : second.replay->step(s - 1).end;
 }
 
 // The outcome id a trace file stands under (no runner ever hands it out).

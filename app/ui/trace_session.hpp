@@ -111,6 +111,8 @@ private:
     // A new model and the outcome it came with, for run i: the cursor and
     // the selection carry over where they can (and --step applies).
     void install(int i, std::shared_ptr<const TraceModel> model, std::shared_ptr<const RunOutcome> outcome);
+    // Compare mode: the second run's cursor at the first's step.
+    void alignSecondRun();
     void showFile(const std::shared_ptr<const Trace>& file);
     void leaveFile();
     void resolveSelection(int i);
