@@ -175,7 +175,8 @@ std::map<std::string, Bytes> fixtureFiles(const fs::path& scratch) {
         // .npy
         {"empty.npy", {}},
         {"text.npy", bytesOf("this is not an array\n")},
-        {"header-cut.npy", [] {
+        {"header-cut.npy",
+         [] {
              Bytes b = npy("<f4", "(2, 2)", floats(4));
              b.resize(30);
              return b;
@@ -202,14 +203,15 @@ std::map<std::string, Bytes> fixtureFiles(const fs::path& scratch) {
         {"chunk.png", chunkPng},
         {"corrupt.jpg", Bytes{0xff, 0xd8, 0xff, 0xdb, 0x00, 0x43, 0x00, 1, 1, 1, 1, 1, 1, 1, 1}},
         // SOI, then a DHT segment whose one table counts 255 codes of every length (4080 in all).
-        {"huffman.jpg", [] {
+        {"huffman.jpg",
+         [] {
              Bytes b{0xff, 0xd8, 0xff, 0xc4, 0x00, 0x13, 0x00};
              b.insert(b.end(), 16, 0xff);
              return b;
          }()},
         // "BM", a file header of zeros, an info header that says 40 bytes and holds 0xff.
-        {"corrupt.bmp", bytesOf(std::string("BM") + std::string(12, '\0') + std::string("\x28\0\0\0", 4) +
-                                std::string(20, '\xff'))},
+        {"corrupt.bmp",
+         bytesOf(std::string("BM") + std::string(12, '\0') + std::string("\x28\0\0\0", 4) + std::string(20, '\xff'))},
         {"absurd.ppm", bytesOf("P6\n1000000000 1000000000\n255\n\x01\x02\x03")},
         {"huge.pgm", bytesOf("P5\n65536 65536\n255\n\x01")},
         {"truncated.pgm", bytesOf("P5\n4 4\n255\n\x01\x02\x03")},

@@ -2,6 +2,7 @@
 // own writers produced), every refusal with a look at its message, atomic
 // writes, and the GPU Teaching Kit convolution datasets.
 #include <gtest/gtest.h>
+#include <stb/stb_image_write.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,8 +20,6 @@
 #include "io/image_file.hpp"
 #include "io/mask_file.hpp"
 #include "io/npy.hpp"
-
-#include <stb/stb_image_write.h>
 
 #ifndef TILESCOPE_TESTDATA_DIR
 #define TILESCOPE_TESTDATA_DIR "/work/shared/testdata/teaching-kit-convolution"
@@ -340,7 +339,8 @@ TEST(Io, PngDropsAlpha) {
 TEST(Io, JpegHuffmanTablesAreCheckedBeforeDecoding) {
     ScratchDir dir;
     std::vector<unsigned char> pixels(32 * 16 * 3);
-    for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7) % 256);
+    for (std::size_t i = 0; i < pixels.size(); ++i)
+        pixels[i] = static_cast<unsigned char>((i * 7) % 256);
     const fs::path jpeg = dir / "written.jpg";
     ASSERT_NE(stbi_write_jpg(jpeg.c_str(), 32, 16, 3, pixels.data(), 90), 0);
     auto image = io::readImageFile(jpeg);
@@ -362,9 +362,10 @@ TEST(Io, JpegHuffmanTablesAreCheckedBeforeDecoding) {
     Bytes over{0xff, 0xd8, 0xff, 0xc4, 0x00, 0x00, 0x00};
     over.insert(over.end(), 16, 0);
     over.back() = 1;
-    over.push_back(0);      // the first table: one code, its symbol
+    over.push_back(0);     // the first table: one code, its symbol
     over.push_back(0x11);  // the second table: AC, id 1
-    for (int k = 0; k < 16; ++k) over.push_back(k == 0 ? 2 : 17);  // 2 + 15 * 17 = 257
+    for (int k = 0; k < 16; ++k)
+        over.push_back(k == 0 ? 2 : 17);  // 2 + 15 * 17 = 257
     over[4] = 0x01;
     over[5] = 0x00;  // a segment length large enough for both
     writeBytes(dir / "over.jpg", over);

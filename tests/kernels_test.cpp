@@ -1,8 +1,9 @@
 // Every kernel, on every backend this machine has, against the
 // double-precision reference; and the book's own worked numbers.
+#include "api/kernels.hpp"
+
 #include <gtest/gtest.h>
 
-#include "api/kernels.hpp"
 #include "api/limits.hpp"
 #include "api/runner.hpp"
 #include "test_support.hpp"
@@ -214,7 +215,8 @@ DeviceLimits hopperLimits() {
 
 const LimitUse& rowNamed(const std::vector<LimitUse>& rows, const std::string& name) {
     for (const LimitUse& r : rows)
-        if (r.limit == name) return r;
+        if (r.limit == name)
+            return r;
     static const LimitUse none;
     ADD_FAILURE() << "no row " << name;
     return none;

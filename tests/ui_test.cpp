@@ -518,9 +518,10 @@ TEST_F(UiTest, AnInputTooLargeForTheAppIsRefusedAndTheLastGoodResultStays) {
     const fs::path huge = dir() / "wide.png";
     Image wide = Image::planar(ui::kMaxInputEdge + 8, 4, 1);
     ASSERT_TRUE(io::writeOutput(huge, wide).ok());
-    const Screenshot shot =
-        screenshot("--kernel conv2d_tiled_in --block 8 --builtin checkerboard --input-size 16x16 --preset identity "
-                   "--radius 1 --panels setup,result --then-open '" + huge.string() + "'");
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --block 8 --builtin checkerboard --input-size 16x16 --preset identity "
+        "--radius 1 --panels setup,result --then-open '" +
+        huge.string() + "'");
     ASSERT_EQ(shot.exitCode, 0) << "the app shows the problem instead of exiting: " << shot.errors;
     const std::string message = shot.text("result.problem.input");
     EXPECT_NE(message.find(std::to_string(ui::kMaxInputEdge + 8) + " x 4 pixels"), std::string::npos) << message;
@@ -536,7 +537,8 @@ TEST_F(UiTest, AnInputTooLargeForTheAppIsRefusedAndTheLastGoodResultStays) {
         for (int x = 0; x < 16; x += 3) {
             const float value = static_cast<float>((x / 2 + y / 2) % 2);
             const gfx::Rgb8 seen = shot.pixel(out.x0 + (x + 0.25f) * cell, out.y0 + (y + 0.25f) * cell);
-            EXPECT_TRUE(near(seen, gfx::colormapColour(gfx::ColorMap::Sequential, value))) << "P[" << y << "][" << x << "]";
+            EXPECT_TRUE(near(seen, gfx::colormapColour(gfx::ColorMap::Sequential, value)))
+                << "P[" << y << "][" << x << "]";
         }
 }
 
@@ -569,7 +571,8 @@ TEST_F(UiTest, ATraceOverTheBudgetFallsBackToTheSelectedBlockAndSaysSo) {
     ASSERT_GT(corner, 0u);
     ASSERT_GT(all, 4 * corner) << "16 blocks";
     const std::string launch =
-        "--kernel conv2d_tiled_in --builtin photo --input-size 48x48 --radius 2 --block 16 --select 0,0 --panels grid,threads ";
+        "--kernel conv2d_tiled_in --builtin photo --input-size 48x48 --radius 2 --block 16 --select 0,0 --panels "
+        "grid,threads ";
 
     const std::size_t between = 2 * corner;  // over the whole launch, enough for one block
     const Screenshot fallback = screenshot(launch + "--event-budget " + std::to_string(between));
@@ -597,8 +600,9 @@ TEST_F(UiTest, ATraceOverTheBudgetFallsBackToTheSelectedBlockAndSaysSo) {
 // Each limit of the device panel says, in words, which setting it bounds,
 // with the numbers of the launch on screen.
 TEST_F(UiTest, DevicePanelSaysWhatEachLimitConstrains) {
-    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --preset box "
-                                       "--radius 3 --block 20 --panels setup,result,device");
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --preset box "
+        "--radius 3 --block 20 --panels setup,result,device");
     ASSERT_EQ(shot.exitCode, 0) << shot.errors;
     std::string all;
     for (int i = 0; shot.has("device.limit." + std::to_string(i)); ++i)
@@ -791,9 +795,10 @@ void expectCornerBlockGhostsAndHalo(const Screenshot& shot, const BlockReplay& r
 TEST_F(UiTest, CornerBlockOfTiledInShowsGhostsAndHaloWhereTheTraceSaysSo) {
     const DemoTrace demo = traceDemoBlock({0, 0, 0});
     ASSERT_NE(demo.replay, nullptr);
-    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --block 16 "
-                                       "--preset fig-7.4 --select 0,0 --step " +
-                                       std::to_string(computeStep(*demo.replay)));
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --block 16 "
+        "--preset fig-7.4 --select 0,0 --step " +
+        std::to_string(computeStep(*demo.replay)));
     ASSERT_EQ(shot.exitCode, 0) << shot.errors;
     expectCornerBlockGhostsAndHalo(shot, *demo.replay);
 }
@@ -874,16 +879,18 @@ TEST_F(UiTest, CompareModeShowsEachKernelsThreadsAtTheSameStep) {
     const DemoTrace cached = traceDemoBlock({0, 0, 0}, "conv2d_tiled_cached");
     ASSERT_TRUE(in.replay && cached.replay);
     const long long step = computeStep(*in.replay);
-    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --compare conv2d_tiled_cached --builtin photo "
-                                       "--input-size 64x64 --block 16 --preset fig-7.4 --select 13,13 --step " +
-                                       std::to_string(step) + " --panels grid,threads");
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --compare conv2d_tiled_cached --builtin photo "
+        "--input-size 64x64 --block 16 --preset fig-7.4 --select 13,13 --step " +
+        std::to_string(step) + " --panels grid,threads");
     ASSERT_EQ(shot.exitCode, 0) << shot.errors;
     struct Case {
         const char* probe;
         const BlockReplay* replay;
         int switchedOff;
     };
-    for (const Case& c : {Case{"threads.cell0", in.replay, 16 * 16 - 12 * 12}, Case{"threads.cell0.1", cached.replay, 0}}) {
+    for (const Case& c :
+         {Case{"threads.cell0", in.replay, 16 * 16 - 12 * 12}, Case{"threads.cell0.1", cached.replay, 0}}) {
         ASSERT_TRUE(shot.has(c.probe)) << c.probe;
         const Rect cell0 = shot.rect(c.probe);
         ASSERT_EQ(std::stoi(shot.text(c.probe)), 16);

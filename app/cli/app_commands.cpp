@@ -72,9 +72,11 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
     command.add_option("--size", o.windowSize, "the window's size in pixels, WxH (default 1600x900)");
     command.add_option("--panels", o.panels, std::string("panels to show, comma-separated: ") + kPanelNames);
     command.add_option("--open-trace", o.openTrace,
-                       "a trace file written by `tilescope trace --out` (on any machine): the step-through views step through it, the hardware panel shows which SM ran each block");
-    command.add_option("--event-budget", o.eventBudget,
-                       "the most events the step-through views trace at once (past it: the selected block only)")
+                       "a trace file written by `tilescope trace --out` (on any machine): the step-through views step "
+                       "through it, the hardware panel shows which SM ran each block");
+    command
+        .add_option("--event-budget", o.eventBudget,
+                    "the most events the step-through views trace at once (past it: the selected block only)")
         ->check(CLI::PositiveNumber);
 }
 
@@ -297,7 +299,8 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
                    "the most events the step-through views trace at once (past it: the selected block only)")
         ->check(CLI::PositiveNumber);
     app.add_option("--open-trace", state->openTrace,
-                   "a trace file written by `tilescope trace --out` (on any machine): the step-through views step through it, the hardware panel shows which SM ran each block");
+                   "a trace file written by `tilescope trace --out` (on any machine): the step-through views step "
+                   "through it, the hardware panel shows which SM ran each block");
 
     auto* screenshot = app.add_subcommand(
         "screenshot", "draw the app in a given state into a PNG (needs an X display: use xvfb-run without one)");

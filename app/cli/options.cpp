@@ -130,7 +130,8 @@ Json launchJson(const RunResult& run) {
     j["kernel"] = trace.kernel;
     j["backend"] = trace.backend;
     j["backend_reason"] = run.backendReason;
-    if (!run.gpuFailure.empty()) j["gpu_failure"] = run.gpuFailure;
+    if (!run.gpuFailure.empty())
+        j["gpu_failure"] = run.gpuFailure;
     j["what_if"] = p.whatIf;
     j["what_if_reason"] = p.whatIfReason;
     j["grid"] = {p.grid.x, p.grid.y};

@@ -196,14 +196,16 @@ Status checkJpegHuffmanTables(const fs::path& path, std::span<const unsigned cha
             i += 2;  // a stuffed zero, TEM or a restart marker: no length follows
             continue;
         }
-        if (marker == 0xd9) break;  // EOI
+        if (marker == 0xd9)
+            break;  // EOI
         const std::size_t length = at(i + 2) << 8 | at(i + 3);
         if (marker == 0xc4) {
             long remaining = static_cast<long>(length) - 2;
             std::size_t p = i + 4;
             while (remaining > 0) {
                 std::size_t codes = 0;
-                for (std::size_t k = 1; k <= 16; ++k) codes += at(p + k);
+                for (std::size_t k = 1; k <= 16; ++k)
+                    codes += at(p + k);
                 if (codes > 256)
                     return fileError(path, "cannot be decoded: a Huffman table in its JPEG header declares " +
                                                std::to_string(codes) + " codes, more than the 256 a table holds");
@@ -231,7 +233,8 @@ Result<Image> readWithStb(const fs::path& path, std::span<const unsigned char> b
         if (auto shapeOk = checkShape(path, dims); !shapeOk) return shapeOk.error();
     }
     if (std::string_view(format) == "JPEG")
-        if (Status tables = checkJpegHuffmanTables(path, bytes); !tables) return tables.error();
+        if (Status tables = checkJpegHuffmanTables(path, bytes); !tables)
+            return tables.error();
     int width = 0, height = 0, components = 0;
     // Only the header first, so that the size limits apply before stb allocates.
     // When it fails, stb's reason is always "unknown image type" (the last

@@ -547,9 +547,9 @@ App::Rect App::layoutSlot(Slot slot) const {
         const float x0 = viewport->Pos.x + setupWidth, x1 = x0 + a, x2 = x1 + b;
         const float gridHeight = shown.counts || shown.hardware ? std::round(height * 0.60f) : height;
         const float threadsHeight =
-            !shown.threads ? 0.0f
-                           : (shown.shared || shown.output ? std::round(height * (shown.output ? 0.34f : 0.40f))
-                                                           : height);
+            !shown.threads
+                ? 0.0f
+                : (shown.shared || shown.output ? std::round(height * (shown.output ? 0.34f : 0.40f)) : height);
         const float sharedHeight =
             shown.output ? std::round(height * (shown.threads ? 0.36f : 0.60f)) : height - threadsHeight;
         const float resultH = m_settings.panels.result ? std::round(height * 0.30f) : 0.0f;

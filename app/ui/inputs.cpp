@@ -152,8 +152,9 @@ Result<Image> loadInput(const InputSpec& spec, int dims) {
     // sizes it offers is refused before anything runs, with the ways round.
     if (!resizeIt) {
         if (image.rank == 1 && image.width > kMaxInputLength)
-            return badInput(path.string() + ": " + std::to_string(image.width) + " elements, more than the app takes (" +
-                            std::to_string(kMaxInputLength) + "); tick \"fit to the size below\" to resample it, or use "
+            return badInput(path.string() + ": " + std::to_string(image.width) +
+                            " elements, more than the app takes (" + std::to_string(kMaxInputLength) +
+                            "); tick \"fit to the size below\" to resample it, or use "
                             "`tilescope run`");
         if (image.rank != 1 && (image.width > kMaxInputEdge || image.height > kMaxInputEdge))
             return badInput(path.string() + ": " + std::to_string(image.width) + " x " + std::to_string(image.height) +

@@ -16,14 +16,14 @@ namespace tilescope::ui {
 void SharedPanel::draw(bool* open) {
     TraceSession& session = m_app.traceSession();
     const TracedRun& first = session.run(0);
-    if (!beginStepThroughPanel("Shared and constant memory###shared", open, session.replay() && first.outcome,
-                               session))
+    if (!beginStepThroughPanel("Shared and constant memory###shared", open, session.replay() && first.outcome, session))
         return;
     // In compare mode each kernel's tile and mask, one above the other.
     bool ghostZero = false, unwritten = false;
     const int runs = session.runCount();
     const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
-    const float share = (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
+    const float share =
+        (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
     for (int i = 0; i < runs; ++i) {
         if (i > 0)
             ImGui::Dummy({0.0f, gap * 0.5f});

@@ -21,7 +21,8 @@ void SourcePanel::draw(bool* open) {
     // selected thread's line.
     const int runs = session.runCount();
     const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
-    const float share = (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
+    const float share =
+        (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
     for (int i = 0; i < runs; ++i) {
         if (i > 0)
             ImGui::Dummy({0.0f, gap * 0.5f});
@@ -65,8 +66,8 @@ void SourcePanel::drawRun(int i, float height) {
     ImGui::Separator();
 
     const std::string_view text = kernelSource(replay->trace().plan.kernel);
-    const float codeHeight = std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f,
-                                      height - (ImGui::GetCursorScreenPos().y - top));
+    const float codeHeight =
+        std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f, height - (ImGui::GetCursorScreenPos().y - top));
     ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, false,
                       ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(theme.mono);

@@ -21,7 +21,8 @@ void ThreadsPanel::draw(bool* open) {
     bool seen[16] = {};
     const int runs = session.runCount();
     const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
-    const float share = (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
+    const float share =
+        (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
     for (int i = 0; i < runs; ++i) {
         if (i > 0)
             ImGui::Dummy({0.0f, gap * 0.5f});
@@ -162,7 +163,6 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
                 session.selectThread(i, lane);
         }
     }
-
 }
 
 }  // namespace tilescope::ui

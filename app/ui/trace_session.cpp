@@ -12,8 +12,8 @@
 
 #include "api/kernels.hpp"
 #include "gfx/window.hpp"
-#include "ui/app.hpp"
 #include "trace/trace_arrays.hpp"
+#include "ui/app.hpp"
 #include "ui/setup_rules.hpp"
 
 namespace tilescope::ui {
@@ -305,8 +305,8 @@ void TraceSession::showFile(const std::shared_ptr<const Trace>& file) {
     const std::size_t cells = arrays.inputRead.size();
     m_fileNote = "Trace file " + std::filesystem::path(m_app.openedTracePath()).filename().string() + " (" +
                  trace.kernel + ", recorded on " + (trace.backend == "cuda" ? "the GPU" : "the CPU executor") + ", " +
-                 std::to_string(trace.blocks.size()) + " of " + std::to_string(trace.plan.grid.count()) +
-                 " blocks" + (arrays.inputCellsRead() < cells ? "; N is known where they read it" : "") +
+                 std::to_string(trace.blocks.size()) + " of " + std::to_string(trace.plan.grid.count()) + " blocks" +
+                 (arrays.inputCellsRead() < cells ? "; N is known where they read it" : "") +
                  "): the set-up does not change it. File > Close the trace file traces the set-up again.";
     run.kernel = trace.kernel;
     run.submitted.reset();

@@ -126,7 +126,8 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
             if (!req.traceBlocks.empty()) {
                 options.traceBlock = [&](Dim3 b) {
                     for (const Dim3& t : req.traceBlocks)
-                        if (sameBlock(t, b, plan.grid)) return true;
+                        if (sameBlock(t, b, plan.grid))
+                            return true;
                     return false;
                 };
             }
@@ -174,8 +175,10 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
 
 Result<RunResult> runKernel(const RunRequest& req) {
     const KernelInfo* k = findKernel(req.kernel);
-    if (!k) return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the kernels)");
-    if (!req.input || !req.mask) return Error{ExitCode::Internal, "runKernel: no input or mask"};
+    if (!k)
+        return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the kernels)");
+    if (!req.input || !req.mask)
+        return Error{ExitCode::Internal, "runKernel: no input or mask"};
     const Image& input = *req.input;
     const Mask& mask = *req.mask;
 
@@ -186,7 +189,8 @@ Result<RunResult> runKernel(const RunRequest& req) {
 
     Problem problem{input.width, input.height, input.channels, input.rank, mask.width, mask.height, req.block};
     auto plan = planLaunch(*k, problem, gpu ? currentLimits() : DeviceLimits{}, req.whatIf);
-    if (!plan) return plan.error();
+    if (!plan)
+        return plan.error();
 
     RunResult result;
     result.plan = *plan;
@@ -231,7 +235,8 @@ Result<RunResult> runKernel(const RunRequest& req) {
         result.backendReason = "the GPU failed (" + ran.error().message + "); the CPU executor ran it instead";
         ran = executeOn(Backend::Cpu, *k, *plan, req, result);
     }
-    if (!ran) return ran.error();
+    if (!ran)
+        return ran.error();
     return result;
 }
 
