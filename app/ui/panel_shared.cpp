@@ -20,17 +20,7 @@ void SharedPanel::draw(bool* open) {
         return;
     // In compare mode each kernel's tile and mask, one above the other.
     bool ghostZero = false, unwritten = false;
-    const int runs = session.runCount();
-    const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
-    const float share =
-        (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
-    for (int i = 0; i < runs; ++i) {
-        if (i > 0)
-            ImGui::Dummy({0.0f, gap * 0.5f});
-        ImGui::PushID(i);
-        drawRun(i, share, ghostZero, unwritten);
-        ImGui::PopID();
-    }
+    stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share, ghostZero, unwritten); });
     const Palette& palette = m_app.theme().palette;
     if (ghostZero && !m_app.panels().grid)
         m_app.legend().addSwatch(palette.ghost, "ghost, stored 0");
@@ -44,11 +34,6 @@ void SharedPanel::drawRun(int i, float height, bool& ghostZero, bool& unwritten)
     const float top = ImGui::GetCursorScreenPos().y;
     const BlockReplay* replay = session.replay(i);
     const TracedRun& run = session.run(i);
-    if (session.comparing()) {
-        ImGui::PushFont(m_app.theme().heading);
-        ImGui::TextUnformatted(run.kernel.c_str());
-        ImGui::PopFont();
-    }
     if (!replay || !run.outcome) {
         ImGui::TextDisabled("no trace yet");
         return;

@@ -19,17 +19,7 @@ void SourcePanel::draw(bool* open) {
         return;
     // In compare mode each kernel's source, one above the other, each at its
     // selected thread's line.
-    const int runs = session.runCount();
-    const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
-    const float share =
-        (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
-    for (int i = 0; i < runs; ++i) {
-        if (i > 0)
-            ImGui::Dummy({0.0f, gap * 0.5f});
-        ImGui::PushID(i);
-        drawRun(i, share);
-        ImGui::PopID();
-    }
+    stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share); });
     ImGui::End();
 }
 
@@ -37,11 +27,6 @@ void SourcePanel::drawRun(int i, float height) {
     TraceSession& session = m_app.traceSession();
     const float top = ImGui::GetCursorScreenPos().y;
     const BlockReplay* replay = session.replay(i);
-    if (session.comparing()) {
-        ImGui::PushFont(m_app.theme().heading);
-        ImGui::TextUnformatted(session.run(i).kernel.c_str());
-        ImGui::PopFont();
-    }
     if (!replay) {
         ImGui::TextDisabled("no trace yet");
         return;

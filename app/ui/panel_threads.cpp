@@ -19,17 +19,7 @@ void ThreadsPanel::draw(bool* open) {
         return;
     // In compare mode each kernel's block, one above the other, stepping together.
     bool seen[16] = {};
-    const int runs = session.runCount();
-    const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
-    const float share =
-        (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
-    for (int i = 0; i < runs; ++i) {
-        if (i > 0)
-            ImGui::Dummy({0.0f, gap * 0.5f});
-        ImGui::PushID(i);
-        drawRun(i, share, seen);
-        ImGui::PopID();
-    }
+    stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share, seen); });
 
     LegendPanel& legend = m_app.legend();
     const Palette& palette = m_app.theme().palette;
@@ -49,11 +39,6 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
     TraceSession& session = m_app.traceSession();
     const float top = ImGui::GetCursorScreenPos().y;
     const BlockReplay* replay = session.replay(i);
-    if (session.comparing()) {
-        ImGui::PushFont(m_app.theme().heading);
-        ImGui::TextUnformatted(session.run(i).kernel.c_str());
-        ImGui::PopFont();
-    }
     if (!replay) {
         ImGui::TextDisabled("no trace yet");
         return;

@@ -144,6 +144,26 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
     return true;
 }
 
+void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(int, float)>& draw) {
+    const int runs = session.runCount();
+    const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
+    const float share =
+        (ImGui::GetContentRegionAvail().y - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs);
+    for (int i = 0; i < runs; ++i) {
+        if (i > 0)
+            ImGui::Dummy({0.0f, gap * 0.5f});
+        ImGui::PushID(i);
+        const float top = ImGui::GetCursorScreenPos().y;
+        if (session.comparing()) {
+            ImGui::PushFont(heading);
+            ImGui::TextUnformatted(session.run(i).kernel.c_str());
+            ImGui::PopFont();
+        }
+        draw(i, share - (ImGui::GetCursorScreenPos().y - top));
+        ImGui::PopID();
+    }
+}
+
 bool beginStepThroughPanel(const char* title, bool* open, bool ready, const TraceSession& session) {
     if (!ImGui::Begin(title, open)) {
         ImGui::End();

@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <span>
 
 #include "gfx/colormap.hpp"
@@ -39,6 +40,12 @@ void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const c
 // the whole launch was over the trace budget. Returns false when there is no
 // trace to step (and says why: tracing, or what went wrong).
 bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& probe);
+
+// Compare mode's stacking: for each traced run, one above the other, its
+// kernel's name in `heading` (in compare mode) and then draw(i, height), with
+// an equal share of the window's height (the whole of it outside compare
+// mode) under an ImGui id of its own.
+void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(int, float)>& draw);
 
 // Opens a step-through panel's window. Returns false when there is nothing
 // to draw (the window is then already ended, and says why when it is open:
