@@ -26,12 +26,7 @@ namespace {
 
 #ifdef TILESCOPE_HAVE_CUDA
 Result<RunResult> runOn(Backend backend, const Image& in, const Mask& mask, bool fallback = false) {
-    RunRequest r;
-    r.kernel = "conv2d_tiled_in";
-    r.input = &in;
-    r.mask = &mask;
-    r.block = 16;
-    r.backend = backend;
+    RunRequest r = requestFor("conv2d_tiled_in", in, mask, 16, backend);
     r.fallbackToCpu = fallback;
     return runKernel(r);
 }

@@ -42,6 +42,20 @@ inline std::vector<Backend> availableBackends() {
     return b;
 }
 
+// A request to run `kernel` on `input` with `mask` (the pointers are kept:
+// input and mask must outlive it).
+inline RunRequest requestFor(std::string kernel, const Image& input, const Mask& mask, int block, Backend backend,
+                             bool trace = false) {
+    RunRequest r;
+    r.kernel = std::move(kernel);
+    r.input = &input;
+    r.mask = &mask;
+    r.block = block;
+    r.backend = backend;
+    r.trace = trace;
+    return r;
+}
+
 // The output agrees with the double-precision reference within float32 rounding.
 inline ::testing::AssertionResult matchesReference(const Image& input, const Mask& mask, const Image& output) {
     const double error = reference::maxAbsDifference(output.data, reference::convolve(input, mask));

@@ -1208,14 +1208,7 @@ TEST(TraceArrays, AWholeTraceGivesBackTheInputTheMaskAndTheOutput) {
     for (const KernelInfo& k : allKernels()) {
         const Image in = k.dims == 1 ? randomSignal(203, 41) : randomImage(29, 19, k.multiChannel ? 3 : 1, 42);
         const Mask mask = randomMask(5, k.dims == 2, 43);
-        RunRequest r;
-        r.kernel = std::string(k.name);
-        r.input = &in;
-        r.mask = &mask;
-        r.block = k.dims == 1 ? 32 : 8;
-        r.backend = Backend::Cpu;
-        r.trace = true;
-        auto run = runKernel(r);
+        auto run = runKernel(requestFor(std::string(k.name), in, mask, k.dims == 1 ? 32 : 8, Backend::Cpu, true));
         ASSERT_TRUE(run.ok() && run->trace) << k.name;
         const TracedArrays t = arraysOfTrace(*run->trace);
 
@@ -1238,13 +1231,7 @@ TEST(TraceArrays, AWholeTraceGivesBackTheInputTheMaskAndTheOutput) {
 TEST(TraceArrays, OneBlocksTraceGivesBackItsFootprintOnly) {
     const Image in = randomImage(40, 40, 1, 44);
     const Mask mask = randomMask(5, true, 45);
-    RunRequest r;
-    r.kernel = "conv2d_tiled_in";
-    r.input = &in;
-    r.mask = &mask;
-    r.block = 16;  // OUT_TILE_DIM 12
-    r.backend = Backend::Cpu;
-    r.trace = true;
+    RunRequest r = requestFor("conv2d_tiled_in", in, mask, 16, Backend::Cpu, true);  // OUT_TILE_DIM 12
     r.traceBlocks = {Dim3{1, 1, 0}};
     auto run = runKernel(r);
     ASSERT_TRUE(run.ok() && run->trace);
