@@ -2,7 +2,7 @@
 // own writers produced), every refusal with a look at its message, atomic
 // writes, and the GPU Teaching Kit convolution datasets.
 #include <gtest/gtest.h>
-#include <stb/stb_image_write.h>
+#include <stb_image_write.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
