@@ -310,11 +310,15 @@ TEST(Settings, RoundTripAndSurviveDamage) {
     s.setup.customValues = {1, -2, 1};
     s.setup.input.source = ui::InputSource::File;
     s.setup.input.path = "/tmp/a picture.png";
+    s.compare = "conv1d_tiled_cached";
     auto back = ui::settingsFromJson(ui::settingsToJson(s));
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(back->lecture, true);
     EXPECT_EQ(back->panels.device, false);
     EXPECT_EQ(back->setup, s.setup);
+    EXPECT_EQ(back->compare, "conv1d_tiled_cached");
+    // A kernel that does not exist is not compared with.
+    EXPECT_EQ(ui::settingsFromJson(R"({"compare": "conv9d"})")->compare, "");
 
     EXPECT_FALSE(ui::settingsFromJson("{ not json").ok());
     // Wrong types and unknown names keep the defaults.
@@ -686,6 +690,16 @@ TEST_F(UiTest, AppOpensOnTheDemoAndRemembersItsSettings) {
     // A second start without --lecture keeps the saved choice.
     ASSERT_EQ(run("--frames 5 --config-dir '" + config.string() + "'"), 0);
     EXPECT_EQ(read()["lecture"], true);
+
+    // Compare mode, chosen on the command line, is remembered; a second kernel
+    // of another dimension than the set-up's is not compared with.
+    ASSERT_EQ(run("--frames 5 --compare conv2d_tiled_cached --config-dir '" + config.string() + "'"), 0);
+    EXPECT_EQ(read()["compare"], "conv2d_tiled_cached");
+    ASSERT_EQ(run("--frames 5 --config-dir '" + config.string() + "'"), 0);
+    EXPECT_EQ(read()["compare"], "conv2d_tiled_cached") << "loaded and kept";
+    ASSERT_EQ(run("--frames 5 --compare conv1d_tiled --config-dir '" + config.string() + "'"), 0);
+    EXPECT_EQ(read()["compare"], "") << "a 1D kernel beside the 2D demo";
+    EXPECT_EQ(run("--frames 5 --compare conv9d --config-dir '" + config.string() + "'"), 2);
 
     // A damaged settings file is reported and ignored, not fatal.
     std::ofstream(config / "settings.json") << "{ not json";

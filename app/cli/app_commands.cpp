@@ -237,6 +237,7 @@ struct AppCommandState {
     int frames = 0;
     std::string openTrace;
     std::size_t eventBudget = ui::kDefaultEventBudget;
+    std::string compare;
     // tilescope screenshot
     StateOptions screenshot;
     std::string out;
@@ -258,6 +259,9 @@ int runApp(const AppCommandState& state) {
     options.frames = state.frames;
     options.openTrace = state.openTrace;
     options.eventBudget = state.eventBudget;
+    if (!state.compare.empty() && !findKernel(state.compare))
+        return fail(badInput("unknown --compare kernel '" + state.compare + "' (`tilescope list` names the kernels)"));
+    options.view.compareKernel = state.compare;  // one of another dimension than the set-up's is dropped
     ui::App app(std::move(options));
     return app.run();
 }
@@ -298,6 +302,8 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     app.add_option("--event-budget", state->eventBudget,
                    "the most events the step-through views trace at once (past it: the selected block only)")
         ->check(CLI::PositiveNumber);
+    app.add_option("--compare", state->compare,
+                   "a second kernel to compare with, side by side (also in the set-up panel, and remembered)");
     app.add_option("--open-trace", state->openTrace,
                    "a trace file written by `tilescope trace --out` (on any machine): the step-through views step "
                    "through it, the hardware panel shows which SM ran each block");

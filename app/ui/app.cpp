@@ -106,6 +106,12 @@ Status App::open() {
     }
     if (m_options.setup)
         m_settings.setup = *m_options.setup;
+    // Compare mode: the command line's choice, else the saved one (when its
+    // kernel still has the dimension of the set-up's).
+    if (m_options.view.compareKernel.empty() && persist)
+        m_options.view.compareKernel = m_settings.compare;
+    if (!compareFits(m_settings.setup.kernel, m_options.view.compareKernel))
+        m_options.view.compareKernel.clear();
     if (m_options.panels)
         m_settings.panels = *m_options.panels;
     if (m_options.lecture)
@@ -764,6 +770,7 @@ void App::saveSettingsIfChanged(bool force) {
     if (!force && now - m_lastSettingsCheck < 1.0)
         return;
     m_lastSettingsCheck = now;
+    m_settings.compare = m_options.view.compareKernel;
     const std::string json = settingsToJson(m_settings);
     if (json == m_savedSettingsJson && !force)
         return;

@@ -58,6 +58,7 @@ struct Settings {
     bool lecture = false;
     PanelVisibility panels;
     SetupState setup;
+    std::string compare;  // compare mode's second kernel (empty: none)
 };
 
 }  // namespace tilescope::ui

@@ -88,6 +88,30 @@ void SetupPanel::drawKernel() {
         colouredText(theme.palette.muted, std::string(current->strategy));
     } else {
         problemMessage(theme, m_app.probe(), "setup.problem.kernel", m_app.check().kernelProblem);
+        return;
+    }
+
+    // Compare mode: a second kernel of the same dimension, traced on the same
+    // input, mask and block, stepping together with the first.
+    std::string& compare = m_app.view().compareKernel;
+    if (!compare.empty() && !compareFits(setup.kernel, compare))
+        compare.clear();  // the kernel changed under it
+    ImGui::TextUnformatted("compare with");
+    helpMarker("The step-through views show both kernels side by side, on the same input and mask, stepping "
+               "together; the counts panel puts their counts in columns.");
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::BeginCombo("##compare", compare.empty() ? "(nothing)" : compare.c_str())) {
+        if (ImGui::Selectable("(nothing)", compare.empty()))
+            compare.clear();
+        for (const KernelInfo& k : allKernels()) {
+            if (!compareFits(setup.kernel, std::string(k.name)))
+                continue;
+            if (ImGui::Selectable(kernelLabel(k).c_str(), compare == k.name))
+                compare = std::string(k.name);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", std::string(k.strategy).c_str());
+        }
+        ImGui::EndCombo();
     }
 }
 

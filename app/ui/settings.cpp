@@ -91,6 +91,7 @@ std::string settingsToJson(const Settings& s) {
     j["lecture"] = s.lecture;
     j["panels"] = std::move(panels);
     j["setup"] = std::move(js);
+    j["compare"] = s.compare;
     return j.dump(2) + "\n";
 }
 
@@ -103,6 +104,8 @@ Result<Settings> settingsFromJson(const std::string& text) {
     if (auto it = j.find("panels"); it != j.end()) {
         for (const auto& [name, flag] : kPersistedPanels) s.panels.*flag = field(*it, name, s.panels.*flag);
     }
+    if (const std::string compare = field<std::string>(j, "compare", ""); findKernel(compare))
+        s.compare = compare;
     auto it = j.find("setup");
     if (it == j.end())
         return s;

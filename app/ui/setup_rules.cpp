@@ -23,6 +23,12 @@ std::string inAppWords(std::string message) {
     return message;
 }
 
+bool compareFits(const std::string& kernel, const std::string& compare) {
+    const KernelInfo* a = findKernel(kernel);
+    const KernelInfo* b = findKernel(compare);
+    return a && b && a->id != b->id && a->dims == b->dims;
+}
+
 GpuStatus queryGpu() {
     GpuStatus gpu;
     gpu.available = gpuAvailable(&gpu.reason, &gpu.name);

@@ -64,6 +64,10 @@ SetupCheck checkSetup(const SetupState& setup, const std::optional<InputShape>& 
 // the app says the same with the names of its controls.
 std::string inAppWords(std::string message);
 
+// Whether `compare` can be compared with `kernel`: another known kernel of
+// the same dimension.
+bool compareFits(const std::string& kernel, const std::string& compare);
+
 // "64 x 64", "7 elements", "640 x 480 x 3 channels"
 std::string describeShape(const InputShape& shape);
 
