@@ -45,12 +45,23 @@ void SetupPanel::draw(bool* open) {
         ImGui::End();
         return;
     }
+    m_problemsNow.clear();
     drawKernel();
     drawMask();
     drawLaunch();
     drawInput();
     drawBackend();
+    m_problemsShown = std::move(m_problemsNow);
     ImGui::End();
+}
+
+void SetupPanel::problem(const char* probeName, const std::string& message) {
+    problemMessage(m_app.theme(), m_app.probe(), probeName, message);
+    // A problem that has just appeared is scrolled into view: the panel is
+    // taller than the window on small screens, and the message is the point.
+    if (std::find(m_problemsShown.begin(), m_problemsShown.end(), message) == m_problemsShown.end())
+        ImGui::SetScrollHereY(0.5f);
+    m_problemsNow.push_back(message);
 }
 
 // [SECTION] Kernel
@@ -87,7 +98,7 @@ void SetupPanel::drawKernel() {
     if (current) {
         colouredText(theme.palette.muted, std::string(current->strategy));
     } else {
-        problemMessage(theme, m_app.probe(), "setup.problem.kernel", m_app.check().kernelProblem);
+        problem("setup.problem.kernel", m_app.check().kernelProblem);
         return;
     }
 
@@ -96,9 +107,11 @@ void SetupPanel::drawKernel() {
     std::string& compare = m_app.view().compareKernel;
     if (!compare.empty() && !compareFits(setup.kernel, compare))
         compare.clear();  // the kernel changed under it
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("compare with");
     helpMarker("The step-through views show both kernels side by side, on the same input and mask, stepping "
                "together; the counts panel puts their counts in columns.");
+    ImGui::SameLine();
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::BeginCombo("##compare", compare.empty() ? "(nothing)" : compare.c_str())) {
         if (ImGui::Selectable("(nothing)", compare.empty()))
@@ -169,7 +182,7 @@ void SetupPanel::drawMask() {
     if (check.mask)
         drawMaskGrid();
     if (!check.maskProblem.empty())
-        problemMessage(theme, m_app.probe(), "setup.problem.mask", check.maskProblem);
+        problem("setup.problem.mask", check.maskProblem);
 
     ImGui::SetNextItemWidth(-theme.fontPixels * 4.0f);
     const bool enter = ImGui::InputTextWithHint("##maskfile", "mask file (.txt .csv .raw .npy)", &m_maskPath,
@@ -178,7 +191,7 @@ void SetupPanel::drawMask() {
     if ((ImGui::Button("Load##mask") || enter) && !m_maskPath.empty())
         m_app.loadMaskFile(m_maskPath);
     if (!m_app.maskFileProblem().empty())
-        problemMessage(theme, m_app.probe(), "setup.problem.maskfile", m_app.maskFileProblem());
+        problem("setup.problem.maskfile", m_app.maskFileProblem());
 }
 
 void SetupPanel::drawMaskGrid() {
@@ -274,7 +287,7 @@ void SetupPanel::drawLaunch() {
         if (p.whatIf)
             colouredText(theme.palette.warning, "What-if: " + p.whatIfReason);
     } else if (!check.planProblem.empty()) {
-        problemMessage(theme, m_app.probe(), "setup.problem.plan", check.planProblem);
+        problem("setup.problem.plan", check.planProblem);
     } else if (!check.shape && check.inputProblem.empty()) {
         ImGui::TextDisabled("The launch is planned once the file has been read.");
     }
@@ -352,7 +365,7 @@ void SetupPanel::drawInput() {
     if (check.shape)
         ImGui::Text("N is %s.", describeShape(*check.shape).c_str());
     if (!check.inputProblem.empty())
-        problemMessage(theme, m_app.probe(), "setup.problem.input", check.inputProblem);
+        problem("setup.problem.input", check.inputProblem);
 }
 
 // [SECTION] Backend
@@ -371,9 +384,8 @@ void SetupPanel::drawBackend() {
     ImGui::EndDisabled();
     if (!gpu.available)
         colouredText(theme.palette.muted, "CUDA is not available: " + gpu.reason);
-    const std::string& problem = m_app.check().backendProblem;
-    if (!problem.empty())
-        problemMessage(theme, m_app.probe(), "setup.problem.backend", problem);
+    if (const std::string& backendProblem = m_app.check().backendProblem; !backendProblem.empty())
+        problem("setup.problem.backend", backendProblem);
 }
 
 }  // namespace tilescope::ui

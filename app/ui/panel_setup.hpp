@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace tilescope::ui {
 
@@ -24,11 +25,15 @@ private:
     void drawLaunch();
     void drawInput();
     void drawBackend();
+    // A problem message in place, scrolled into view the frame it appears.
+    void problem(const char* probeName, const std::string& message);
 
     App& m_app;
     std::string m_path;      // the input path being typed
     std::string m_maskPath;  // the mask file path being typed
     bool m_square = true;    // 2D size: width and height move together
+    std::vector<std::string> m_problemsShown;  // the problem messages of the last frame
+    std::vector<std::string> m_problemsNow;
 };
 
 }  // namespace tilescope::ui
