@@ -16,7 +16,14 @@ GpuInfo ask() {
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
-        info.reason = std::string("no usable CUDA device (") + cudaGetErrorString(status) + ")";
+        // The common cases in words a student without a GPU understands.
+        const std::string cuda = cudaGetErrorString(status);
+        if (status == cudaErrorNoDevice)
+            info.reason = "no NVIDIA GPU was found (" + cuda + ")";
+        else if (status == cudaErrorInsufficientDriver)
+            info.reason = "no NVIDIA driver, or one older than this build of CUDA needs (" + cuda + ")";
+        else
+            info.reason = "no usable CUDA device (" + cuda + ")";
         cudaGetLastError();  // clear the error so later calls start clean
         return info;
     }
