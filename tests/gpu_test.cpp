@@ -11,14 +11,7 @@ namespace tilescope::test {
 namespace {
 
 Result<RunResult> traced(const KernelInfo& k, const Image& in, const Mask& mask, int block, Backend backend) {
-    RunRequest r;
-    r.kernel = std::string(k.name);
-    r.input = &in;
-    r.mask = &mask;
-    r.block = block;
-    r.backend = backend;
-    r.trace = true;
-    return runKernel(r);
+    return runKernel(requestFor(std::string(k.name), in, mask, block, backend, true));
 }
 
 std::string describe(const Event& e) {

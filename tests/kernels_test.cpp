@@ -16,13 +16,7 @@ struct Shape {
 };
 
 Result<RunResult> run(std::string_view kernel, const Image& in, const Mask& mask, int block, Backend backend) {
-    RunRequest r;
-    r.kernel = std::string(kernel);
-    r.input = &in;
-    r.mask = &mask;
-    r.block = block;
-    r.backend = backend;
-    return runKernel(r);
+    return runKernel(requestFor(std::string(kernel), in, mask, block, backend));
 }
 
 class EveryKernel : public ::testing::TestWithParam<Backend> {};

@@ -49,14 +49,8 @@ struct TracedRun {
 
 TracedRun traced(std::string_view kernel, const Image& in, const Mask& mask, int block, std::vector<Dim3> blocks = {},
                  bool whatIf = false, Backend backend = Backend::Cpu, std::size_t budget = 20'000'000) {
-    RunRequest r;
-    r.kernel = std::string(kernel);
-    r.input = &in;
-    r.mask = &mask;
-    r.block = block;
-    r.backend = backend;
+    RunRequest r = requestFor(std::string(kernel), in, mask, block, backend, true);
     r.whatIf = whatIf;
-    r.trace = true;
     r.traceBlocks = std::move(blocks);
     r.eventBudget = budget;
     auto result = runKernel(r);
