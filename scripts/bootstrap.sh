@@ -83,7 +83,10 @@ fi
 
 # --- Tests: every test, the GUI ones on a virtual display -------------------
 cd "$build"
-xvfb-run -a -s "-screen 0 1920x1080x24" ctest --output-on-failure -j "$jobs"
+# -noreset: by default Xvfb resets itself whenever its last client leaves,
+# and a test's window that connects during the reset finds no display; the
+# UI tests start and stop many windows, two at a time.
+xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" ctest --output-on-failure -j "$jobs"
 
 # --- The CPU side again, under ASan and UBSan --------------------------------
 # Debug: it builds in a third of the time of an optimised build, and GCC's
