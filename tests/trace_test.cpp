@@ -1111,6 +1111,8 @@ TEST(Sources, EmbeddedTextIsTheKernelFileAndEventLinesPointIntoIt) {
                 switch (e.op) {
                     case Op::Load:
                     case Op::Store:
+                    case Op::LoadOutside:
+                    case Op::StoreOutside:
                         expected = t.arrays[e.array].name + "[";
                         break;
                     case Op::MultiplyAdd:

@@ -46,6 +46,11 @@ struct KernelInfo {
     bool usesShared;
     bool multiChannel;            // handles interleaved channels itself (pitched image)
     std::array<std::string_view, kArrayCount> arrayNames;  // indexed by ArrayId
+    // A listing as printed, its defect kept (conv/as_printed/): `check` shows
+    // what goes wrong. Never run as plain CUDA unless asked (it may touch
+    // memory outside its arrays); `list` shows these apart.
+    bool asPrinted = false;
+    std::string_view defect = {};  // one line: what is wrong with the listing
 };
 
 std::span<const KernelInfo> allKernels();

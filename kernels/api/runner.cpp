@@ -1,9 +1,12 @@
 #include "api/runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "exec/backends.hpp"
 #include "exec/fault.hpp"
+#include "reference/reference.hpp"
+#include "trace/sources.hpp"
 
 namespace tilescope {
 
@@ -109,6 +112,8 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
     result.output = input;
     result.millis = 0.0;
     result.trace.reset();
+    result.faults = LaunchFaults{};
+    result.plainSkipped.clear();
     const int planes = k.multiChannel ? 1 : input.channels;
     std::vector<float> maskValues = mask.values;
 
@@ -118,12 +123,14 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
         std::vector<float> P(N.size(), 0.0f);
         HostArrays arrays{N.data(), static_cast<int>(N.size()), maskValues.data(), static_cast<int>(maskValues.size()),
                           P.data(), static_cast<int>(P.size())};
-        const bool traceThis = req.trace && c == 0;
+        const bool traceThis = (req.trace || req.check) && c == 0;
+        const std::vector<Dim3> traceBlocks = req.check ? std::vector<Dim3>{} : req.traceBlocks;
+        LaunchFaults faults;
 
         if (backend == Backend::Cpu) {
             cpu::CpuOptions options;
             options.trace = traceThis;
-            if (!req.traceBlocks.empty()) {
+            if (!traceBlocks.empty()) {
                 options.traceBlock = [&](Dim3 b) {
                     for (const Dim3& t : req.traceBlocks)
                         if (sameBlock(t, b, plan.grid))
@@ -132,10 +139,13 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
                 };
             }
             options.eventBudget = req.eventBudget;
-            options.ignoreBarriers = req.ignoreBarriers;
+            options.drop = req.drop;
+            options.schedule = req.schedule;
+            options.seed = req.seed;
             options.workers = req.cpuWorkers;
             options.cancel = req.cancel;
             options.blocksDone = req.blocksDone;
+            options.faults = &faults;
             auto start = std::chrono::steady_clock::now();
             auto blocks = cpu::execute(plan, arrays, options);
             result.millis += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -145,20 +155,34 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
                 result.trace->blocks = std::move(*blocks);
             }
         } else {
-            auto millis = cuda::executePlain(plan, arrays);
-            if (!millis) return millis.error();
-            result.millis += *millis;
-            if (traceThis) {
+            // A listing as printed may touch memory outside its arrays: the
+            // instrumented kernel notes such accesses and never makes them,
+            // so it alone runs, and its output is the result.
+            const bool plain = !k.asPrinted || req.asIs;
+            if (plain) {
+                auto millis = cuda::executePlain(plan, arrays, req.drop);
+                if (!millis) return millis.error();
+                result.millis += *millis;
+            } else {
+                result.plainSkipped = "a listing as printed runs as instrumented CUDA, which never touches memory "
+                                      "outside its arrays (--as-is runs the plain kernel)";
+            }
+            if (traceThis || !plain) {
                 std::vector<float> tracedP(P.size(), 0.0f);
                 HostArrays tracedArrays = arrays;
-                tracedArrays.P = tracedP.data();
-                auto run = cuda::executeInstrumented(plan, tracedArrays, {req.traceBlocks, req.eventBudget});
+                if (plain) tracedArrays.P = tracedP.data();
+                cuda::TraceOptions options{traceBlocks, !traceThis, req.eventBudget, req.drop};
+                auto run = cuda::executeInstrumented(plan, tracedArrays, options);
                 if (!run) return run.error();
-                result.trace = describeLaunch(k, plan, Backend::Cuda, mask);
-                result.trace->blocks = std::move(run->blocks);
-                result.trace->hardware = std::move(run->hardware);
+                faults = run->faults;
+                if (traceThis) {
+                    result.trace = describeLaunch(k, plan, Backend::Cuda, mask);
+                    result.trace->blocks = std::move(run->blocks);
+                    result.trace->hardware = std::move(run->hardware);
+                }
             }
         }
+        result.faults.merge(faults);
 
         if (k.multiChannel || input.channels == 1) {
             fromKernelLayout(P, plan, result.output);
@@ -214,15 +238,11 @@ Result<RunResult> runKernel(const RunRequest& req) {
     } else if (plan->whatIf) {
         result.backend = Backend::Cpu;
         result.backendReason = "what-if configuration: " + plan->whatIfReason;
-    } else if (req.ignoreBarriers) {
-        result.backend = Backend::Cpu;
-        result.backendReason = "barriers can only be removed on the CPU executor";
     } else {
         result.backend = Backend::Cuda;
         result.backendReason = gpuName;
     }
-    if (req.ignoreBarriers && result.backend == Backend::Cuda)
-        return badInput("barriers can only be removed on the CPU executor (--backend cpu)");
+    if (Status s = checkBarrierDrop(*k, req.drop); !s) return s.error();
 
     Status ran = executeOn(result.backend, *k, *plan, req, result);
     // A CUDA error (out of memory, a lost context) is the GPU's failure, not
@@ -237,7 +257,50 @@ Result<RunResult> runKernel(const RunRequest& req) {
     }
     if (!ran)
         return ran.error();
+    if (req.check && result.trace) {
+        const std::vector<double> want = reference::convolve(input, mask);
+        const ResultCheck results{&result.output, want, reference::float32Tolerance(input, mask)};
+        result.problems = detectProblems(*result.trace, &results);
+    }
     return result;
+}
+
+std::vector<unsigned> barrierLines(const KernelInfo& kernel) {
+    std::vector<unsigned> lines;
+    const std::string_view text = kernelSource(kernel.id);
+    unsigned line = 1;
+    for (std::size_t begin = 0; begin < text.size(); ++line) {
+        std::size_t end = text.find('\n', begin);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view body = text.substr(begin, end - begin);
+        const std::size_t at = body.find("__syncthreads()");
+        const std::size_t comment = body.find("//");
+        if (at != std::string_view::npos && (comment == std::string_view::npos || at < comment)) lines.push_back(line);
+        begin = end + 1;
+    }
+    return lines;
+}
+
+Status checkBarrierDrop(const KernelInfo& kernel, const BarrierDrop& drop) {
+    if (drop.lines.empty()) return success();
+    const std::vector<unsigned> lines = barrierLines(kernel);
+    auto list = [&] {
+        std::string s;
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            s += (i == 0 ? "" : i + 1 == lines.size() ? " and " : ", ") + std::to_string(lines[i]);
+        return s;
+    };
+    for (unsigned line : drop.lines) {
+        if (std::find(lines.begin(), lines.end(), line) != lines.end()) continue;
+        const std::string file = std::string(kernel.sourceFile);
+        if (lines.empty())
+            return badInput("--drop-barrier " + std::to_string(line) + ": " + std::string(kernel.name) +
+                            " has no __syncthreads() to drop");
+        return badInput("--drop-barrier " + std::to_string(line) + ": line " + std::to_string(line) + " of " + file +
+                        " holds no __syncthreads(); its barriers are on line" + (lines.size() > 1 ? "s " : " ") +
+                        list());
+    }
+    return success();
 }
 
 }  // namespace tilescope

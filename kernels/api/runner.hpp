@@ -10,8 +10,12 @@
 #include <vector>
 
 #include "api/plan.hpp"
+#include "core/barrier_drop.hpp"
 #include "core/image.hpp"
 #include "core/result.hpp"
+#include "exec/cpu_executor.hpp"
+#include "exec/fault.hpp"
+#include "trace/problems.hpp"
 #include "trace/trace.hpp"
 
 namespace tilescope {
@@ -34,7 +38,15 @@ struct RunRequest {
     bool trace = false;
     std::vector<Dim3> traceBlocks;  // empty: every block
     std::size_t eventBudget = 20'000'000;
-    bool ignoreBarriers = false;  // CPU only: the race demonstration
+    BarrierDrop drop;  // the barriers left out (the race demonstration)
+    Schedule schedule = Schedule::InOrder;  // CPU executor: the order warps run in
+    unsigned seed = 1;                      // for Schedule::Random
+    // Trace every block and run the problem detector (RunResult::problems).
+    bool check = false;
+    // A listing as printed runs on the GPU as instrumented CUDA, which never
+    // touches memory outside its arrays; this runs the plain kernel as it is
+    // (for compute-sanitizer).
+    bool asIs = false;
     int cpuWorkers = 0;
     const std::atomic<bool>* cancel = nullptr;
     std::atomic<unsigned>* blocksDone = nullptr;
@@ -48,7 +60,16 @@ struct RunResult {
     double millis = 0.0;        // kernel time (GPU: CUDA events; CPU: wall clock of the executor)
     LaunchPlan plan;
     std::optional<Trace> trace;  // for multi-channel input to a single-channel kernel: channel 0
+    LaunchFaults faults;         // accesses outside an array, barriers not reached (the run went on)
+    std::optional<ProblemSet> problems;  // with RunRequest::check
+    std::string plainSkipped;    // why the plain CUDA kernel did not run (a listing as printed), if so
 };
+
+// Checks a barrier drop against the kernel's source: every line named must
+// hold a __syncthreads().
+Status checkBarrierDrop(const KernelInfo& kernel, const BarrierDrop& drop);
+// The lines of the kernel's source that hold a __syncthreads().
+std::vector<unsigned> barrierLines(const KernelInfo& kernel);
 
 Result<RunResult> runKernel(const RunRequest& request);
 

@@ -43,17 +43,22 @@ struct GpuInfo {
 GpuInfo gpuInfo();
 
 struct TraceOptions {
-    std::vector<Dim3> blocks;  // blocks to trace; empty: all
+    std::vector<Dim3> blocks;  // blocks to trace; empty: all (none: record nothing, as for an untraced run)
+    bool none = false;
     std::size_t eventBudget = 20'000'000;
+    BarrierDrop drop;
 };
 
 // The plain kernel: copies in, launches, copies out; returns the kernel's time
-// in milliseconds (CUDA events around the launch alone).
-Result<double> executePlain(const LaunchPlan& plan, const HostArrays& arrays);
+// in milliseconds (CUDA events around the launch alone). A kernel that
+// accesses memory outside its arrays really does so here: the runner sends
+// such kernels (the listings as printed) to the instrumented build instead.
+Result<double> executePlain(const LaunchPlan& plan, const HostArrays& arrays, const BarrierDrop& drop = {});
 
 struct InstrumentedRun {
     TracedBlocks blocks;
     std::vector<BlockHardware> hardware;  // SM, start and end time, warp slots of every block
+    LaunchFaults faults;  // accesses outside an array: recorded and skipped, never made
 };
 
 // The instrumented kernel: every thread records its events into a device buffer.

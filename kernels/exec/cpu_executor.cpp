@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <string>
 #include <thread>
 
@@ -59,13 +60,16 @@ class Worker {
 public:
     Worker(const LaunchPlan& plan, const std::function<void()>& body, const CpuOptions& options)
         : m_plan(plan), m_body(body), m_options(options), m_stacks(kStackBytes), m_slots(plan.block.count()) {
-        m_state.ignoreBarriers = options.ignoreBarriers;
+        m_state.drop = options.drop.any() ? &options.drop : nullptr;
         m_state.wait = &Worker::waitAtBarrier;
     }
 
-    // Returns an error message, or nothing when the block ran to the end.
-    std::optional<std::string> runBlock(Dim3 block, bool traced, std::size_t eventLimit, std::vector<Event>& out) {
+    // Returns an error message, or nothing when the block ran to the end;
+    // `faults` gets what went wrong on the way.
+    std::optional<std::string> runBlock(Dim3 block, unsigned linearBlock, bool traced, std::size_t eventLimit,
+                                        std::vector<Event>& out, LaunchFaults& faults) {
         const unsigned count = m_plan.block.count();
+        const std::vector<unsigned> order = resumeOrder(linearBlock);
         blockIdx = block;
         blockDim = m_plan.block;
         gridDim = m_plan.grid;
@@ -76,9 +80,11 @@ public:
         // Shared memory starts out as NaN rather than 0: a kernel that reads an
         // element nobody wrote shows it in its result instead of hiding it.
         m_state.shared.assign(m_plan.sharedBytes / sizeof(float), std::numeric_limits<float>::quiet_NaN());
+        m_state.outside = OutsideAccess{};
         t_block = &m_state;
         s_current = this;
         m_fault.reset();
+        std::string barrierMismatch;
 
         for (unsigned t = 0; t < count; ++t) {
             m_slots[t].state = ThreadState::Ready;
@@ -86,7 +92,8 @@ public:
         }
         std::optional<std::string> error;
         for (;;) {
-            for (unsigned t = 0; t < count && !error; ++t) {
+            for (unsigned i = 0; i < count && !error; ++i) {
+                const unsigned t = order[i];
                 ThreadSlot& slot = m_slots[t];
                 if (slot.state != ThreadState::Ready) continue;
                 m_state.current = t;
@@ -102,24 +109,36 @@ public:
                 if (m_slots[t].state == ThreadState::Done && done++ == 0) firstDone = t;
             }
             if (waiting == 0) break;  // every thread has finished
+            // A barrier not every live thread waits at is released anyway, as
+            // the hardware's is (a thread that has exited counts as arrived,
+            // and every __syncthreads() is the same barrier 0): noted once per
+            // block, never a hang. The problem detector names the threads.
             const unsigned line = m_slots[firstWaiting].waitLine;
-            if (done > 0) {
-                error = "block " + coords(block, dims()) + ": the barrier at line " + std::to_string(line) +
-                        " is reached by " + std::to_string(waiting) + " of " + std::to_string(count) +
-                        " threads; thread " + coords(threadCoords(firstDone, m_plan.block), dims()) +
-                        " finished without reaching it (a __syncthreads() every thread must reach sits in code "
-                        "that only some threads run)";
-                break;
+            if (done > 0 && barrierMismatch.empty()) {
+                barrierMismatch = "block " + coords(block, dims()) + ": the barrier at line " + std::to_string(line) +
+                                  " is reached by " + std::to_string(waiting) + " of " + std::to_string(count) +
+                                  " threads; thread " + coords(threadCoords(firstDone, m_plan.block), dims()) +
+                                  " finished without reaching it (a __syncthreads() every thread must reach sits "
+                                  "in code that only some threads run)";
             }
-            for (unsigned t = 0; t < count; ++t) {
-                if (m_slots[t].waitLine != line) {
-                    error = "block " + coords(block, dims()) + ": threads wait at different barriers (line " +
-                            std::to_string(line) + " and line " + std::to_string(m_slots[t].waitLine) + ")";
-                    break;
-                }
+            for (unsigned t = 0; t < count && barrierMismatch.empty(); ++t) {
+                if (m_slots[t].state == ThreadState::Waiting && m_slots[t].waitLine != line)
+                    barrierMismatch = "block " + coords(block, dims()) +
+                                      ": threads wait at different barriers at once (line " + std::to_string(line) +
+                                      " and line " + std::to_string(m_slots[t].waitLine) + ")";
             }
-            if (error) break;
-            for (unsigned t = 0; t < count; ++t) m_slots[t].state = ThreadState::Ready;
+            for (unsigned t = 0; t < count; ++t)
+                if (m_slots[t].state == ThreadState::Waiting) m_slots[t].state = ThreadState::Ready;
+        }
+        faults = LaunchFaults{};
+        if (m_state.outside.count > 0) {
+            const OutsideAccess& o = m_state.outside;
+            faults.outside = o.count;
+            faults.firstOutside = describeOutOfBounds(m_plan, block, o.thread, o.array, o.index, o.size, o.line);
+        }
+        if (!barrierMismatch.empty()) {
+            faults.barrierMismatches = 1;
+            faults.firstBarrier = barrierMismatch;
         }
         if (error) {
             // Abandon the suspended threads: restart their fibers on the next block.
@@ -141,6 +160,27 @@ public:
 private:
     int dims() const { return m_plan.block.y > 1 || m_plan.grid.y > 1 ? 2 : 1; }
 
+    // The threads in the order the schedule resumes them: whole warps, each
+    // warp's lanes in lane order.
+    std::vector<unsigned> resumeOrder(unsigned linearBlock) const {
+        const unsigned count = m_plan.block.count();
+        const unsigned warps = (count + 31) / 32;
+        std::vector<unsigned> warpOrder(warps);
+        for (unsigned w = 0; w < warps; ++w) warpOrder[w] = w;
+        if (m_options.schedule == Schedule::Reverse) {
+            std::reverse(warpOrder.begin(), warpOrder.end());
+        } else if (m_options.schedule == Schedule::Random) {
+            // The same shuffle for the same seed and block, whichever worker runs it.
+            std::mt19937 random(m_options.seed * 2654435761u + linearBlock);
+            std::shuffle(warpOrder.begin(), warpOrder.end(), random);
+        }
+        std::vector<unsigned> order;
+        order.reserve(count);
+        for (unsigned w : warpOrder)
+            for (unsigned t = w * 32; t < std::min(count, w * 32 + 32); ++t) order.push_back(t);
+        return order;
+    }
+
     static void threadEntry(void* self) {
         auto* w = static_cast<Worker*>(self);
         try {
@@ -160,8 +200,6 @@ private:
 
     std::string describeFault(const KernelFault& f, unsigned thread, Dim3 block) const {
         switch (f.kind) {
-        case KernelFault::Kind::OutOfBounds:
-            return describeOutOfBounds(m_plan, block, thread, f.array, f.index, f.size, f.line);
         case KernelFault::Kind::SharedMemory:
             return describeThread(m_plan, block, thread) + ", line " + std::to_string(f.line) +
                    ": the kernel asks for " + std::to_string(f.index) +
@@ -200,6 +238,7 @@ Result<TracedBlocks> runGrid(const LaunchPlan& plan, const std::function<void()>
                                            : std::max(1u, std::thread::hardware_concurrency());
     workers = std::min(workers, blockCount);
 
+    std::vector<LaunchFaults> blockFaults(blockCount);
     std::atomic<unsigned> next{0};
     std::atomic<std::size_t> recorded{0};
     std::atomic<bool> failed{false};
@@ -215,7 +254,7 @@ Result<TracedBlocks> runGrid(const LaunchPlan& plan, const std::function<void()>
             Dim3 block{b % plan.grid.x, (b / plan.grid.x) % plan.grid.y, b / (plan.grid.x * plan.grid.y)};
             std::size_t used = recorded.load();
             std::size_t limit = used < options.eventBudget ? options.eventBudget - used : 0;
-            auto error = worker.runBlock(block, traced[b] != 0, limit, events[b]);
+            auto error = worker.runBlock(block, b, traced[b] != 0, limit, events[b], blockFaults[b]);
             if (!error && traced[b] && recorded.fetch_add(events[b].size()) + events[b].size() > options.eventBudget)
                 error = traceBudgetMessage(options.eventBudget);
             if (error) {
@@ -241,6 +280,11 @@ Result<TracedBlocks> runGrid(const LaunchPlan& plan, const std::function<void()>
         return Error{budget ? ExitCode::BadInput : ExitCode::Internal, firstError->second};
     }
     if (options.cancel && options.cancel->load()) return Error{ExitCode::BadInput, "cancelled"};
+    if (options.faults) {
+        // In block order, so the first named does not depend on the workers.
+        *options.faults = LaunchFaults{};
+        for (const LaunchFaults& f : blockFaults) options.faults->merge(f);
+    }
 
 
     TracedBlocks result;

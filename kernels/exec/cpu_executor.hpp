@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "api/plan.hpp"
+#include "core/barrier_drop.hpp"
 #include "core/result.hpp"
+#include "exec/fault.hpp"
 #include "trace/trace.hpp"
 
 namespace tilescope::cpu {
@@ -21,12 +23,14 @@ struct CpuOptions {
     bool trace = false;
     std::function<bool(Dim3)> traceBlock;  // which blocks to trace (empty: all)
     std::size_t eventBudget = 20'000'000;
-    bool ignoreBarriers = false;
+    BarrierDrop drop;  // the barriers left out
+    Schedule schedule = Schedule::InOrder;
+    unsigned seed = 1;
     int workers = 0;  // 0: one per hardware thread
     const std::atomic<bool>* cancel = nullptr;
     std::atomic<unsigned>* blocksDone = nullptr;
+    LaunchFaults* faults = nullptr;  // set, when given, to what went wrong in the launch
 };
-
 
 
 // Runs `thread` once per CUDA thread of the plan's grid.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/barrier_drop.hpp"
 #include "core/dim3.hpp"
 #include "trace/event.hpp"
 
@@ -22,10 +23,22 @@ extern thread_local Dim3 blockIdx;
 extern thread_local Dim3 blockDim;
 extern thread_local Dim3 gridDim;
 
-// An out-of-bounds access, a barrier not reached by every thread, or a trace
-// over budget: thrown inside the faulting thread's fiber, caught at its entry.
+// A launch that asks for more shared memory than reserved, or a trace over
+// budget: thrown inside the faulting thread's fiber, caught at its entry.
+// (An access outside an array is not a fault: it is noted and skipped, and
+// the thread carries on; see OutsideAccess.)
 struct KernelFault {
-    enum class Kind { OutOfBounds, SharedMemory, TraceBudget } kind;
+    enum class Kind { SharedMemory, TraceBudget } kind;
+    std::uint8_t array = kArrayNone;
+    int index = 0;
+    int size = 0;
+    unsigned line = 0;
+};
+
+// The first access outside its array a block made, and how many it made.
+struct OutsideAccess {
+    std::uint64_t count = 0;
+    unsigned thread = 0;
     std::uint8_t array = kArrayNone;
     int index = 0;
     int size = 0;
@@ -35,7 +48,8 @@ struct KernelFault {
 // The state of the block running on this OS thread.
 struct BlockState {
     bool tracing = false;
-    bool ignoreBarriers = false;  // the classroom race demonstration
+    const BarrierDrop* drop = nullptr;  // the classroom race demonstration
+    OutsideAccess outside;
     unsigned current = 0;         // linear index of the running thread
     std::size_t eventLimit = 0;   // a block may record at most this many events
     std::vector<Event> events;    // in execution order
@@ -64,16 +78,24 @@ struct CpuRecorder {
         return b.shared.data();
     }
     static void fault(std::uint8_t array, int index, int size, unsigned line) {
-        throw KernelFault{KernelFault::Kind::OutOfBounds, array, index, size, line};
+        OutsideAccess& o = t_block->outside;
+        if (o.count++ == 0) {
+            o.thread = t_block->current;
+            o.array = array;
+            o.index = index;
+            o.size = size;
+            o.line = line;
+        }
     }
     static float& scratch() { return t_block->scratch; }
 };
 
 inline void syncthreads(unsigned line) {
     BlockState& b = *t_block;
+    if (b.drop && b.drop->drops(line)) return;  // as if the line were not there
     CpuRecorder::record(Op::Barrier, kArrayNone, -1, 0.0f, line);
     ++b.phase[b.current];
-    if (!b.ignoreBarriers) b.wait(line);
+    b.wait(line);
 }
 
 }  // namespace tilescope::cpu

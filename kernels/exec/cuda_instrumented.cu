@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "api/kernels.hpp"
@@ -56,6 +57,7 @@ __device__ __forceinline__ unsigned long long globalTimer() {
 }
 
 struct DeviceFault {
+    unsigned long long count;  // accesses outside an array (recorded, never made)
     int set;
     unsigned block;
     unsigned thread;
@@ -73,6 +75,7 @@ struct DeviceTrace {
     const unsigned char* tracedBlocks;  // one flag per block
     DeviceFault* fault;
     int sharedFloats;                   // the dynamic shared memory of the launch
+    unsigned dropBarrier[8];            // the barriers left out, one bit per line (core/barrier_drop.hpp)
 };
 
 __constant__ DeviceTrace g_trace;
@@ -118,6 +121,7 @@ struct DeviceRecorder {
         return dynamicShared;
     }
     static __device__ void fault(std::uint8_t array, int index, int size, unsigned line) {
+        atomicAdd(&g_trace.fault->count, 1ULL);
         if (atomicCAS(&g_trace.fault->set, 0, 1) == 0) {
             g_trace.fault->block = linearBlock();
             g_trace.fault->thread = linearThread();
@@ -131,6 +135,7 @@ struct DeviceRecorder {
 };
 
 __device__ void syncthreads(unsigned line) {
+    if ((g_trace.dropBarrier[line / 32] >> (line % 32)) & 1u) return;  // left out: as if the line were not there
     DeviceRecorder::record(Op::Barrier, kArrayNone, -1, 0.0f, line);
     ++cursor().phase;
     (__syncthreads)();  // the parentheses call the real barrier, not this macro
@@ -159,8 +164,8 @@ namespace {
 // the threads wanted to write.
 Result<unsigned long long> launchOnce(const LaunchPlan& plan, const HostArrays& a,
                                       const std::vector<unsigned char>& tracedBlocks, unsigned long long capacity,
-                                      std::vector<instrumented::DeviceEvent>& events,
-                                      std::vector<instrumented::ThreadCursor>& threadCursors) {
+                                      const BarrierDrop& drop, std::vector<instrumented::DeviceEvent>& events,
+                                      std::vector<instrumented::ThreadCursor>& threadCursors, LaunchFaults& faults) {
     using namespace instrumented;
     const std::size_t threads = static_cast<std::size_t>(plan.grid.count()) * plan.block.count();
     DeviceBuffer<float> N, P, mask;
@@ -191,7 +196,9 @@ Result<unsigned long long> launchOnce(const LaunchPlan& plan, const HostArrays& 
     TS_CUDA_TRY(cudaMemcpyToSymbol(M, m, sizeof(m)));
     TS_CUDA_TRY(cudaMemcpyToSymbol(F_c, f, sizeof(f)));
     DeviceTrace trace{deviceEvents.get(), capacity,     count.get(), cursors.get(), traced.get(), fault.get(),
-                      static_cast<int>(plan.sharedBytes / sizeof(float))};
+                      static_cast<int>(plan.sharedBytes / sizeof(float)), {}};
+    const std::array<std::uint32_t, 8> dropBits = drop.bits();
+    std::copy(dropBits.begin(), dropBits.end(), trace.dropBarrier);
     TS_CUDA_TRY(cudaMemcpyToSymbol(g_trace, &trace, sizeof(trace)));
 
     KernelArgs args{N.get(), a.nSize, mask.get(), a.maskSize, P.get(), a.pSize};
@@ -202,11 +209,14 @@ Result<unsigned long long> launchOnce(const LaunchPlan& plan, const HostArrays& 
 
     DeviceFault hostFault{};
     TS_CUDA_TRY(fault.download(&hostFault, 1));
+    faults = LaunchFaults{};
     if (hostFault.set) {
+        // The first to arrive on the GPU; the trace names every one.
         Dim3 block{hostFault.block % plan.grid.x, (hostFault.block / plan.grid.x) % plan.grid.y, 1};
-        return Error{ExitCode::Internal,
-                     describeOutOfBounds(plan, block, hostFault.thread, static_cast<std::uint8_t>(hostFault.array),
-                                         hostFault.index, hostFault.size, hostFault.line)};
+        faults.outside = hostFault.count;
+        faults.firstOutside = describeOutOfBounds(plan, block, hostFault.thread,
+                                                  static_cast<std::uint8_t>(hostFault.array), hostFault.index,
+                                                  hostFault.size, hostFault.line);
     }
     unsigned long long wanted = 0;
     TS_CUDA_TRY(count.download(&wanted, 1));
@@ -248,7 +258,7 @@ std::vector<BlockHardware> hardwareOf(const LaunchPlan& plan, const std::vector<
 Result<InstrumentedRun> executeInstrumented(const LaunchPlan& plan, const HostArrays& a, const TraceOptions& options) {
     if (!gpuInfo().available) return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
     const unsigned blockCount = plan.grid.count();
-    std::vector<unsigned char> traced(blockCount, options.blocks.empty() ? 1 : 0);
+    std::vector<unsigned char> traced(blockCount, options.blocks.empty() && !options.none ? 1 : 0);
     for (const Dim3& b : options.blocks) {
         const unsigned z = plan.grid.z == 1 ? 0 : b.z;  // see sameBlock()
         if (b.x < plan.grid.x && b.y < plan.grid.y && z < plan.grid.z)
@@ -259,12 +269,14 @@ Result<InstrumentedRun> executeInstrumented(const LaunchPlan& plan, const HostAr
     // makes; a second, sized exactly, runs only when the first was too small.
     std::vector<instrumented::DeviceEvent> events;
     std::vector<instrumented::ThreadCursor> cursors;
+    LaunchFaults faults;
     unsigned long long capacity = std::min<unsigned long long>(options.eventBudget, 1ULL << 22);
-    auto wanted = launchOnce(plan, a, traced, capacity, events, cursors);
+    capacity = std::max<unsigned long long>(capacity, 1);
+    auto wanted = launchOnce(plan, a, traced, capacity, options.drop, events, cursors, faults);
     if (!wanted) return wanted.error();
     if (*wanted > options.eventBudget) return badInput(traceBudgetMessage(options.eventBudget));
     if (*wanted > capacity) {
-        wanted = launchOnce(plan, a, traced, *wanted, events, cursors);
+        wanted = launchOnce(plan, a, traced, *wanted, options.drop, events, cursors, faults);
         if (!wanted) return wanted.error();
     }
 
@@ -285,7 +297,7 @@ Result<InstrumentedRun> executeInstrumented(const LaunchPlan& plan, const HostAr
         if (next == blocks.size()) break;
         blocks[next].events.push_back(e.event);
     }
-    return InstrumentedRun{std::move(blocks), hardwareOf(plan, cursors)};
+    return InstrumentedRun{std::move(blocks), hardwareOf(plan, cursors), std::move(faults)};
 }
 
 }  // namespace tilescope::cuda

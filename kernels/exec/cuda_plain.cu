@@ -5,13 +5,26 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
+#include <cstdint>
+
 #include "api/kernels.hpp"
 #include "exec/backends.hpp"
 #include "exec/cuda_support.hpp"
 
 namespace tilescope::plain {
 
+// The barriers a run leaves out (core/barrier_drop.hpp), one bit per source
+// line; all clear unless a run asks. Every thread of a block reads the same
+// bit, so the branch never diverges.
+__constant__ unsigned g_dropBarrier[8];
+__device__ __forceinline__ void barrier(unsigned line) {
+    if (!((g_dropBarrier[line / 32] >> (line % 32)) & 1u)) (__syncthreads)();
+}
+
+#define __syncthreads() ::tilescope::plain::barrier(__LINE__)
 #include "conv/all_kernels.inc"
+#undef __syncthreads
 
 namespace {
 Global<const float> globalIn(const float* p, int, ArrayId) { return p; }
@@ -33,13 +46,18 @@ cudaError_t uploadPlainMask(const LaunchPlan& plan, const float* hostMask) {
     return cudaMemcpyToSymbol(plain::F_c, f, sizeof(f));
 }
 
+cudaError_t uploadPlainBarrierDrop(const BarrierDrop& drop) {
+    const std::array<std::uint32_t, 8> bits = drop.bits();
+    return cudaMemcpyToSymbol(plain::g_dropBarrier, bits.data(), sizeof(bits));
+}
+
 cudaError_t launchPlain(const LaunchPlan& plan, const DeviceArrays& d) {
     plain::KernelArgs args{d.N, d.nSize, d.mask, d.maskSize, d.P, d.pSize};
     return plain::launchKernel(plan, args,
                                [&](auto kernel, auto... params) { return launchOnGrid(plan, kernel, params...); });
 }
 
-Result<double> executePlain(const LaunchPlan& plan, const HostArrays& a) {
+Result<double> executePlain(const LaunchPlan& plan, const HostArrays& a, const BarrierDrop& drop) {
     if (!gpuInfo().available) return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
     DeviceBuffer<float> N, P, mask;
     TS_CUDA_TRY(N.allocate(a.nSize));
@@ -49,6 +67,7 @@ Result<double> executePlain(const LaunchPlan& plan, const HostArrays& a) {
     TS_CUDA_TRY(mask.upload(a.mask, a.maskSize));
     TS_CUDA_TRY(cudaMemset(P.get(), 0, a.pSize * sizeof(float)));
     TS_CUDA_TRY(uploadPlainMask(plan, a.mask));
+    TS_CUDA_TRY(uploadPlainBarrierDrop(drop));
 
     // The events go into the stream around the launch alone; setting a
     // kernel's attribute before it is host work and adds nothing between them.
@@ -60,6 +79,7 @@ Result<double> executePlain(const LaunchPlan& plan, const HostArrays& a) {
     TS_CUDA_TRY(cudaDeviceSynchronize());
     double millis = timer.millis();
     TS_CUDA_TRY(P.download(a.P, a.pSize));
+    if (drop.any()) TS_CUDA_TRY(uploadPlainBarrierDrop(BarrierDrop{}));  // the next launch keeps its barriers
     return millis;
 }
 

@@ -8,7 +8,7 @@ GpuInfo gpuInfo() {
     return GpuInfo{false, "TileScope was built without CUDA (no CUDA compiler was found)", {}};
 }
 
-Result<double> executePlain(const LaunchPlan&, const HostArrays&) {
+Result<double> executePlain(const LaunchPlan&, const HostArrays&, const BarrierDrop&) {
     return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
 }
 

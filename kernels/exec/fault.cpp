@@ -31,3 +31,21 @@ std::string traceBudgetMessage(std::size_t budget) {
 }
 
 }  // namespace tilescope
+
+namespace tilescope {
+
+std::string LaunchFaults::summary() const {
+    std::string s;
+    if (outside > 0)
+        s += std::to_string(outside) + (outside == 1 ? " access" : " accesses") +
+             " outside an array, not made (" + (outside == 1 ? "" : "first: ") + firstOutside + ")";
+    if (barrierMismatches > 0) {
+        if (!s.empty()) s += "; ";
+        s += std::to_string(barrierMismatches) + (barrierMismatches == 1 ? " block" : " blocks") +
+             " whose threads did not all reach the same __syncthreads() (" +
+             (barrierMismatches == 1 ? "" : "first: ") + firstBarrier + ")";
+    }
+    return s;
+}
+
+}  // namespace tilescope

@@ -17,8 +17,11 @@
 //   static void record(Op, std::uint8_t array, int index, float value, unsigned line);
 //   static float add(float sum, float term);            // no fused multiply-add
 //   static float* sharedMemory(int floats, unsigned line);
-//   static void fault(std::uint8_t array, int index, int size, unsigned line);
-//   static float& scratch();                         // where a faulting access goes
+//   static void fault(std::uint8_t array, int index, int size, unsigned line);  // notes an access outside
+//   static float& scratch();                         // what an access outside its array points at
+// An access outside its array is never made: fault() notes it, the access is
+// recorded as Op::LoadOutside or Op::StoreOutside, a load gives 0 and a store
+// goes nowhere, and the thread carries on (the problem detector names it).
 // TS_FN (defined by the including mode) marks the functions for its compiler.
 #pragma once
 
@@ -69,6 +72,7 @@ public:
     TS_FN float operator[](Index i) const {
         if (i.value < 0 || i.value >= size) {
             R::fault(id, i.value, size, i.line);
+            R::record(Op::LoadOutside, id, i.value, 0.0f, i.line);
             return 0.0f;
         }
         float v = data[i.value];
@@ -86,14 +90,23 @@ public:
     int index;
     unsigned line;
     std::uint8_t id;
+    bool outside = false;  // outside its array: neither read nor written
 
     TS_FN operator float() const { return load(); }
     TS_FN float load() const {
+        if (outside) {
+            R::record(Op::LoadOutside, id, index, 0.0f, line);
+            return 0.0f;
+        }
         float v = *element;
         R::record(Op::Load, id, index, v, line);
         return v;
     }
     TS_FN ElementRef& operator=(float v) {
+        if (outside) {
+            R::record(Op::StoreOutside, id, index, v, line);
+            return *this;
+        }
         *element = v;
         R::record(Op::Store, id, index, v, line);
         return *this;
@@ -124,7 +137,7 @@ public:
     TS_FN ElementRef<R> operator[](Index i) const {
         if (i.value < 0 || i.value >= size) {
             R::fault(id, i.value, size, i.line);
-            return ElementRef<R>{&R::scratch(), i.value, i.line, kArrayNone};
+            return ElementRef<R>{&R::scratch(), i.value, i.line, id, true};
         }
         return ElementRef<R>{data + i.value, i.value, i.line, id};
     }
@@ -152,7 +165,7 @@ public:
     TS_FN ElementRef<R> operator[](Index i) const {
         if (i.value < 0 || i.value >= m_size) {
             R::fault(kArrayShared, i.value, m_size, i.line);
-            return ElementRef<R>{&R::scratch(), i.value, i.line, kArrayNone};
+            return ElementRef<R>{&R::scratch(), i.value, i.line, kArrayShared, true};
         }
         return ElementRef<R>{m_data + i.value, i.value, i.line, kArrayShared};
     }
@@ -174,7 +187,7 @@ public:
             int index = m_row * a.m_cols + col;
             if (m_row < 0 || m_row >= a.m_rows || col < 0 || col >= a.m_cols) {
                 R::fault(kArrayShared, index, a.m_rows * a.m_cols, m_line);
-                return ElementRef<R>{&R::scratch(), index, m_line, kArrayNone};
+                return ElementRef<R>{&R::scratch(), index, m_line, kArrayShared, true};
             }
             return ElementRef<R>{a.m_data + index, index, m_line, kArrayShared};
         }
@@ -206,6 +219,7 @@ struct ConstantArray<float[W], R> {
     TS_FN float operator[](Index i) const {
         if (i.value < 0 || i.value >= static_cast<int>(W)) {
             R::fault(kArrayMask, i.value, static_cast<int>(W), i.line);
+            R::record(Op::LoadOutside, kArrayMask, i.value, 0.0f, i.line);
             return 0.0f;
         }
         float v = values[i.value];
@@ -225,6 +239,7 @@ struct ConstantArray<float[H][W], R> {
             int index = row * static_cast<int>(W) + col;
             if (row < 0 || row >= static_cast<int>(H) || col < 0 || col >= static_cast<int>(W)) {
                 R::fault(kArrayMask, index, static_cast<int>(H * W), line);
+                R::record(Op::LoadOutside, kArrayMask, index, 0.0f, line);
                 return 0.0f;
             }
             float v = array->values[row][col];

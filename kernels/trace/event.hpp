@@ -17,7 +17,16 @@ enum class Op : std::uint8_t {
     Store = 1,     // a write of one array element
     MultiplyAdd = 2,  // `Pvalue += a * b`: 2 FLOPs
     Barrier = 3,   // __syncthreads()
+    // An access outside its array, recorded instead of made (the problem
+    // detector names it): `index` is where it pointed, `array` the array it
+    // went through; a load outside gives 0, a store outside goes nowhere.
+    LoadOutside = 4,
+    StoreOutside = 5,
 };
+constexpr int kOpCount = 6;
+inline bool isLoad(Op op) { return op == Op::Load || op == Op::LoadOutside; }
+inline bool isStore(Op op) { return op == Op::Store || op == Op::StoreOutside; }
+inline bool isOutside(Op op) { return op == Op::LoadOutside || op == Op::StoreOutside; }
 
 enum class Space : std::uint8_t { Global = 0, Shared = 1, Constant = 2, Register = 3 };
 

@@ -3,6 +3,8 @@
 // query afterwards is a lookup or a binary search.
 #include "trace/trace_index.hpp"
 
+#include "trace/steps.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -63,66 +65,20 @@ BlockReplay::BlockReplay(const Trace& trace, std::size_t blockIndex)
     const std::uint32_t count = static_cast<std::uint32_t>(ev.size());
     const unsigned threads = trace.plan.block.count();
 
-    // Each thread's range of events (they are grouped by ascending thread).
-    m_threadBegin.assign(threads + 1, 0);
-    for (const Event& e : ev)
-        if (e.thread < threads)
-            ++m_threadBegin[e.thread + 1];
-    for (unsigned t = 0; t < threads; ++t)
-        m_threadBegin[t + 1] += m_threadBegin[t];
-
-    // Steps. A thread's phase is the number of barriers it passed (counted
-    // here rather than read from Event::phase, so the order holds even for a
-    // trace whose phases were recorded differently); its k-th non-barrier
-    // event of a phase goes to the phase's step k, its barrier to the
-    // phase's last step.
-    constexpr std::uint32_t kBarrier = std::numeric_limits<std::uint32_t>::max();
-    std::vector<std::uint32_t> local(count);  // k, or kBarrier
-    std::vector<std::uint32_t> phaseLength;   // steps before the barrier step, per phase
-    std::vector<char> phaseHasBarrier;
-    auto grow = [&](std::size_t phase) {
-        if (phase >= phaseLength.size()) {
-            phaseLength.resize(phase + 1, 0);
-            phaseHasBarrier.resize(phase + 1, 0);
-        }
-    };
-    for (unsigned t = 0; t < threads; ++t) {
-        std::uint32_t phase = 0, k = 0;
-        for (std::uint32_t i = m_threadBegin[t]; i < m_threadBegin[t + 1]; ++i) {
-            grow(phase);
-            if (ev[i].op == Op::Barrier) {
-                local[i] = kBarrier;
-                phaseHasBarrier[phase] = 1;
-                ++phase;
-                k = 0;
-            } else {
-                local[i] = k++;
-                phaseLength[phase] = std::max(phaseLength[phase], k);
-            }
-        }
-    }
-    if (phaseLength.empty())
-        grow(0);
-    const std::size_t phases = phaseLength.size();
-    m_phaseFirstStep.assign(phases + 1, 0);
-    for (std::size_t p = 0; p < phases; ++p)
-        m_phaseFirstStep[p + 1] = m_phaseFirstStep[p] + phaseLength[p] + (phaseHasBarrier[p] ? 1 : 0);
+    // Each thread's range of events and each event's step (trace/steps.hpp).
+    BlockSteps order = replaySteps(ev, threads);
+    m_threadBegin = std::move(order.threadBegin);
+    m_phaseFirstStep = std::move(order.phaseFirstStep);
+    const std::vector<char>& phaseHasBarrier = order.phaseHasBarrier;
+    const std::vector<std::uint32_t>& stepOf = order.stepOf;
+    const std::size_t phases = phaseHasBarrier.size();
     const std::uint32_t steps = m_phaseFirstStep[phases];
 
     // Counting sort by step; threads are visited in ascending order, so each
     // step's events come out sorted by thread.
-    std::vector<std::uint32_t> stepOf(count);
     std::vector<std::uint32_t> fill(steps + 1, 0);
-    for (unsigned t = 0; t < threads; ++t) {
-        std::uint32_t phase = 0;
-        for (std::uint32_t i = m_threadBegin[t]; i < m_threadBegin[t + 1]; ++i) {
-            const std::uint32_t base = m_phaseFirstStep[phase];
-            stepOf[i] = local[i] == kBarrier ? base + phaseLength[phase] : base + local[i];
-            if (local[i] == kBarrier)
-                ++phase;
-            ++fill[stepOf[i] + 1];
-        }
-    }
+    for (unsigned t = 0; t < threads; ++t)
+        for (std::uint32_t i = m_threadBegin[t]; i < m_threadBegin[t + 1]; ++i) ++fill[stepOf[i] + 1];
     for (std::uint32_t s = 0; s < steps; ++s)
         fill[s + 1] += fill[s];
     m_steps.resize(steps);
@@ -654,6 +610,14 @@ std::string BlockReplay::describe(std::uint32_t event) const {
                 n += mine[j].op == Op::Barrier ? 1 : 0;
             text +=
                 "__syncthreads() (barrier " + std::to_string(n) + "): waits until every thread of the block is here";
+            break;
+        }
+        case Op::LoadOutside:
+        case Op::StoreOutside: {
+            const int size = e.array < kArrayCount ? t.arrays[e.array].size : 0;
+            text += std::string(e.op == Op::LoadOutside ? "reads " : "writes ") + element(e.array, e.index) +
+                    ", outside the array (" + std::to_string(size) + " elements): not done (" +
+                    (e.op == Op::LoadOutside ? "the load gives 0" : "the store is dropped") + ")";
             break;
         }
     }

@@ -60,12 +60,16 @@ const char* opName(Op op) {
             return "multiply_add";
         case Op::Barrier:
             return "barrier";
+        case Op::LoadOutside:
+            return "load_outside";
+        case Op::StoreOutside:
+            return "store_outside";
     }
     return "load";
 }
 
 bool opFromName(const std::string& n, Op& op) {
-    for (Op o : {Op::Load, Op::Store, Op::MultiplyAdd, Op::Barrier})
+    for (Op o : {Op::Load, Op::Store, Op::MultiplyAdd, Op::Barrier, Op::LoadOutside, Op::StoreOutside})
         if (n == opName(o)) {
             op = o;
             return true;
@@ -365,7 +369,7 @@ bool decodeThread(Reader& in, std::uint16_t thread, std::uint64_t n, std::vector
         if (tag & kTagRaw) {
             std::uint8_t op = 0;
             if (!in.raw(e.index) || !in.raw(e.value) || !in.raw(e.thread) || !in.raw(e.line) || !in.raw(e.phase) ||
-                !in.raw(op) || !in.raw(e.array) || e.thread != thread)
+                !in.raw(op) || !in.raw(e.array) || e.thread != thread || op >= kOpCount)
                 return false;
             e.op = static_cast<Op>(op);
         } else {

@@ -1,0 +1,515 @@
+// The problem detector (problems.hpp). Each block's shared-memory accesses
+// are sorted by (element, phase, step) once; global accesses of the arrays
+// that something stores to are sorted by (element, block, phase, step) over
+// the whole trace. Every problem is then found in one pass over each sorted
+// list, so the detector is O(n log n) in the events.
+#include "trace/problems.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "exec/fault.hpp"
+#include "trace/steps.hpp"
+
+namespace tilescope {
+
+const char* problemKindName(ProblemKind k) {
+    switch (k) {
+    case ProblemKind::SharedRace: return "shared race";
+    case ProblemKind::UninitialisedRead: return "uninitialised read";
+    case ProblemKind::OutOfBounds: return "out of bounds";
+    case ProblemKind::GlobalRace: return "global race";
+    case ProblemKind::DuplicateStore: return "duplicate store";
+    case ProblemKind::BarrierMismatch: return "barrier mismatch";
+    case ProblemKind::WrongResult: return "wrong result";
+    }
+    return "?";
+}
+
+const char* problemKindKey(ProblemKind k) {
+    switch (k) {
+    case ProblemKind::SharedRace: return "shared_race";
+    case ProblemKind::UninitialisedRead: return "uninitialised_read";
+    case ProblemKind::OutOfBounds: return "out_of_bounds";
+    case ProblemKind::GlobalRace: return "global_race";
+    case ProblemKind::DuplicateStore: return "duplicate_store";
+    case ProblemKind::BarrierMismatch: return "barrier_mismatch";
+    case ProblemKind::WrongResult: return "wrong_result";
+    }
+    return "?";
+}
+
+const char* problemKindTitle(ProblemKind k) {
+    switch (k) {
+    case ProblemKind::SharedRace: return "Races in shared memory";
+    case ProblemKind::UninitialisedRead: return "Reads of elements nobody wrote";
+    case ProblemKind::OutOfBounds: return "Accesses outside an array";
+    case ProblemKind::GlobalRace: return "Races in global memory";
+    case ProblemKind::DuplicateStore: return "Elements stored by two threads";
+    case ProblemKind::BarrierMismatch: return "Barriers not reached by every thread";
+    case ProblemKind::WrongResult: return "Outputs that differ from the reference";
+    }
+    return "?";
+}
+
+const char* hazardOrderName(HazardOrder o) {
+    switch (o) {
+    case HazardOrder::None: return "";
+    case HazardOrder::ReadAfterWrite: return "read after write";
+    case HazardOrder::WriteAfterRead: return "write after read";
+    case HazardOrder::WriteAfterWrite: return "write after write";
+    case HazardOrder::Unordered: return "between blocks";
+    }
+    return "";
+}
+
+std::string ProblemSet::summary() const {
+    std::string s;
+    for (int k = 0; k < kProblemKindCount; ++k) {
+        const std::uint64_t n = counts[static_cast<std::size_t>(k)];
+        if (n == 0) continue;
+        if (!s.empty()) s += ", ";
+        std::string name = problemKindName(static_cast<ProblemKind>(k));
+        if (n != 1) {
+            if (name == "out of bounds")
+                name = "accesses out of bounds";
+            else
+                name += name.back() == 'h' ? "es" : "s";
+        }
+        s += std::to_string(n) + " " + name;
+    }
+    return s;
+}
+
+std::string elementName(const Trace& trace, std::uint8_t array, int index) {
+    if (array >= kArrayCount) return "?";
+    const ArrayInfo& a = trace.arrays[array];
+    const bool rows =
+        (array == kArrayShared || (array == kArrayMask && a.space == Space::Constant)) && trace.dims() == 2;
+    if (rows && index >= 0 && index < a.size) {
+        const int pitch = std::max(1, a.pitch);
+        return a.name + "[" + std::to_string(index / pitch) + "][" + std::to_string(index % pitch) + "]";
+    }
+    return a.name + "[" + std::to_string(index) + "]";
+}
+
+namespace {
+
+// One memory access, as the sorted passes see it.
+struct Access {
+    std::int32_t index;
+    std::uint32_t block;  // index into Trace::blocks
+    std::uint32_t phase;
+    std::uint32_t step;
+    std::uint32_t event;
+    std::uint16_t thread;
+    bool store;
+};
+
+// Replay order inside a block: by step, then by thread (a step's events go by ascending thread).
+bool before(const Access& a, const Access& b) { return a.step != b.step ? a.step < b.step : a.thread < b.thread; }
+
+class Detector {
+public:
+    explicit Detector(const Trace& trace) : m_trace(trace) {
+        m_steps.reserve(trace.blocks.size());
+        for (const BlockEvents& b : trace.blocks) m_steps.push_back(replaySteps(b.events, trace.plan.block.count()));
+    }
+
+    ProblemSet run(const ResultCheck* results) {
+        for (std::size_t b = 0; b < m_trace.blocks.size(); ++b) {
+            sharedMemory(b);
+            outsideAccesses(b);
+            barriers(b);
+        }
+        for (std::uint8_t array : {std::uint8_t{kArrayInput}, std::uint8_t{kArrayOutput}}) globalMemory(array);
+        if (results && results->output) wrongResults(*results);
+
+        ProblemSet set;
+        set.counts = m_counts;
+        set.largestError = m_largestError;
+        for (std::vector<ProblemReport>& items : m_items) {
+            std::stable_sort(items.begin(), items.end(), [](const ProblemReport& a, const ProblemReport& b) {
+                const ProblemAccess &x = a.at(), &y = b.at();
+                if (x.block != y.block) return x.block < y.block;
+                return x.step < y.step;
+            });
+            set.items.insert(set.items.end(), items.begin(), items.end());
+        }
+        return set;
+    }
+
+private:
+    ProblemAccess access(std::size_t block, std::uint32_t event) const {
+        const Event& e = m_trace.blocks[block].events[event];
+        return ProblemAccess{block, event, e.thread, e.line, m_steps[block].stepOf[event], e.op};
+    }
+    ProblemAccess access(const Access& a) const { return access(a.block, a.event); }
+
+    void add(ProblemReport p) {
+        const auto k = static_cast<std::size_t>(p.kind);
+        ++m_counts[k];
+        if (m_items[k].size() < ProblemSet::kMaxPerKind) m_items[k].push_back(std::move(p));
+    }
+
+    // Races and uninitialised reads in one block's shared memory.
+    void sharedMemory(std::size_t b) {
+        const std::vector<Event>& ev = m_trace.blocks[b].events;
+        const BlockSteps& steps = m_steps[b];
+        std::vector<Access> acc;
+        for (std::uint32_t i = 0; i < ev.size(); ++i) {
+            const Event& e = ev[i];
+            if (e.array != kArrayShared || (e.op != Op::Load && e.op != Op::Store)) continue;
+            acc.push_back(Access{e.index, static_cast<std::uint32_t>(b), steps.phaseOf[i], steps.stepOf[i], i,
+                                 e.thread, e.op == Op::Store});
+        }
+        if (acc.empty()) return;
+        std::sort(acc.begin(), acc.end(), [](const Access& x, const Access& y) {
+            if (x.index != y.index) return x.index < y.index;
+            if (x.phase != y.phase) return x.phase < y.phase;
+            return before(x, y);
+        });
+        std::vector<std::uint32_t> reported(m_trace.plan.block.count(), 0);  // the group a thread was last named in
+        std::uint32_t group = 0;
+        std::vector<const Access*> writes;
+        for (std::size_t begin = 0; begin < acc.size();) {
+            const std::int32_t index = acc[begin].index;
+            bool written = false;  // by a phase before this one
+            while (begin < acc.size() && acc[begin].index == index) {
+                std::size_t end = begin;
+                while (end < acc.size() && acc[end].index == index && acc[end].phase == acc[begin].phase) ++end;
+                ++group;
+                writes.clear();
+                for (std::size_t i = begin; i < end; ++i)
+                    if (acc[i].store) writes.push_back(&acc[i]);
+                raceGroup(std::span<const Access>(acc).subspan(begin, end - begin), writes, written, reported, group,
+                          ProblemKind::SharedRace, kArrayShared);
+                written = written || !writes.empty();
+                begin = end;
+            }
+        }
+    }
+
+    // One element in one phase of one block: every read against the writes
+    // of other threads; two writers; reads of what nobody wrote.
+    void raceGroup(std::span<const Access> g, const std::vector<const Access*>& writes, bool written,
+                   std::vector<std::uint32_t>& reported, std::uint32_t group, ProblemKind kind, std::uint8_t array) {
+        for (const Access& r : g) {
+            if (r.store || reported[r.thread] == group) continue;
+            const Access* last = nullptr;   // the latest other thread's write before the read
+            const Access* next = nullptr;   // the earliest one after it
+            bool own = false;               // the reader wrote it itself before
+            for (const Access* w : writes) {
+                if (w->thread == r.thread) {
+                    own = own || before(*w, r);
+                } else if (before(*w, r)) {
+                    last = w;
+                } else if (!next) {
+                    next = w;
+                }
+            }
+            if (last || next) {
+                reported[r.thread] = group;
+                ProblemReport p;
+                p.kind = kind;
+                p.array = array;
+                p.index = r.index;
+                p.order = last ? HazardOrder::ReadAfterWrite : HazardOrder::WriteAfterRead;
+                p.first = access(last ? *last : r);
+                p.second = access(last ? r : *next);
+                add(p);
+            } else if (!written && !own && kind == ProblemKind::SharedRace) {
+                reported[r.thread] = group;
+                ProblemReport p;
+                p.kind = ProblemKind::UninitialisedRead;
+                p.array = array;
+                p.index = r.index;
+                p.first = access(r);
+                add(p);
+            }
+        }
+        // Two threads writing the element in one phase: named once, by its first two writers.
+        for (const Access* w : writes) {
+            if (w->thread == writes.front()->thread) continue;
+            ProblemReport p;
+            p.kind = kind;
+            p.array = array;
+            p.index = w->index;
+            p.order = HazardOrder::WriteAfterWrite;
+            p.first = access(*writes.front());
+            p.second = access(*w);
+            add(p);
+            break;
+        }
+    }
+
+    void outsideAccesses(std::size_t b) {
+        const std::vector<Event>& ev = m_trace.blocks[b].events;
+        for (std::uint32_t i = 0; i < ev.size(); ++i) {
+            if (!isOutside(ev[i].op)) continue;
+            ProblemReport p;
+            p.kind = ProblemKind::OutOfBounds;
+            p.array = ev[i].array;
+            p.index = ev[i].index;
+            p.first = access(b, i);
+            add(p);
+        }
+    }
+
+    // Every thread should pass the same barriers, in the same order.
+    void barriers(std::size_t b) {
+        const std::vector<Event>& ev = m_trace.blocks[b].events;
+        const BlockSteps& steps = m_steps[b];
+        const unsigned threads = static_cast<unsigned>(steps.threadBegin.size()) - 1;
+        std::vector<std::vector<std::uint32_t>> passed(threads);  // each thread's barrier events
+        std::size_t most = 0;
+        for (unsigned t = 0; t < threads; ++t) {
+            for (std::uint32_t i = steps.threadBegin[t]; i < steps.threadBegin[t + 1]; ++i)
+                if (ev[i].op == Op::Barrier) passed[t].push_back(i);
+            most = std::max(most, passed[t].size());
+        }
+        for (std::size_t k = 0; k < most; ++k) {
+            unsigned reacher = threads, skipper = threads, skippers = 0, other = threads;
+            for (unsigned t = 0; t < threads; ++t) {
+                if (passed[t].size() <= k) {
+                    if (skippers++ == 0) skipper = t;
+                } else if (reacher == threads) {
+                    reacher = t;
+                } else if (other == threads && ev[passed[t][k]].line != ev[passed[reacher][k]].line) {
+                    other = t;
+                }
+            }
+            if (skippers == 0 && other == threads) continue;
+            ProblemReport p;
+            p.kind = ProblemKind::BarrierMismatch;
+            p.first = access(b, passed[reacher][k]);
+            if (skippers > 0) {
+                // The skipper's last event: where it went instead (or its first, if it did nothing).
+                const std::uint32_t end = steps.threadBegin[skipper + 1];
+                if (end > steps.threadBegin[skipper]) p.second = access(b, end - 1);
+                p.threads = skippers;
+            } else {
+                p.second = access(b, passed[other][k]);
+            }
+            add(p);
+            break;  // after the first mismatch, every later barrier is off by one as well
+        }
+    }
+
+    // Races, double stores and reads of unwritten output over the whole grid,
+    // for an array that something stores to.
+    void globalMemory(std::uint8_t array) {
+        std::vector<Access> acc;
+        bool stored = false;
+        for (std::size_t b = 0; b < m_trace.blocks.size(); ++b)
+            for (const Event& e : m_trace.blocks[b].events)
+                stored = stored || (e.array == array && e.op == Op::Store);
+        if (!stored) return;
+        for (std::size_t b = 0; b < m_trace.blocks.size(); ++b) {
+            const std::vector<Event>& ev = m_trace.blocks[b].events;
+            for (std::uint32_t i = 0; i < ev.size(); ++i) {
+                const Event& e = ev[i];
+                if (e.array != array || (e.op != Op::Load && e.op != Op::Store)) continue;
+                acc.push_back(Access{e.index, static_cast<std::uint32_t>(b), m_steps[b].phaseOf[i],
+                                     m_steps[b].stepOf[i], i, e.thread, e.op == Op::Store});
+            }
+        }
+        std::sort(acc.begin(), acc.end(), [](const Access& x, const Access& y) {
+            if (x.index != y.index) return x.index < y.index;
+            if (x.block != y.block) return x.block < y.block;
+            if (x.phase != y.phase) return x.phase < y.phase;
+            return before(x, y);
+        });
+        std::vector<const Access*> stores;
+        for (std::size_t begin = 0; begin < acc.size();) {
+            std::size_t end = begin;
+            while (end < acc.size() && acc[end].index == acc[begin].index) ++end;
+            stores.clear();
+            for (std::size_t i = begin; i < end; ++i)
+                if (acc[i].store) stores.push_back(&acc[i]);
+            globalElement(std::span<const Access>(acc).subspan(begin, end - begin), stores, array);
+            begin = end;
+        }
+    }
+
+    void globalElement(std::span<const Access> g, const std::vector<const Access*>& stores, std::uint8_t array) {
+        auto sameThread = [](const Access& a, const Access& b) { return a.block == b.block && a.thread == b.thread; };
+        // Two threads storing it (in any block, any phase): the result depends on which is last.
+        for (const Access* s : stores) {
+            if (sameThread(*s, *stores.front())) continue;
+            ProblemReport p;
+            p.kind = ProblemKind::DuplicateStore;
+            p.array = array;
+            p.index = s->index;
+            p.order = s->block == stores.front()->block ? HazardOrder::WriteAfterWrite : HazardOrder::Unordered;
+            p.first = access(*stores.front());
+            p.second = access(*s);
+            add(p);
+            break;
+        }
+        const Access* lastReader = nullptr;
+        for (const Access& r : g) {
+            if (r.store || (lastReader && sameThread(*lastReader, r))) continue;  // one report per reading thread
+            const Access* racing = nullptr;
+            bool own = false, ordered = false;
+            for (const Access* s : stores) {
+                if (sameThread(*s, r)) {
+                    own = own || before(*s, r);
+                } else if (s->block != r.block || s->phase == r.phase) {
+                    if (!racing) racing = s;
+                } else if (s->phase < r.phase) {
+                    ordered = true;  // a barrier orders the store before the read
+                }
+            }
+            if (racing) {
+                lastReader = &r;
+                ProblemReport p;
+                p.kind = ProblemKind::GlobalRace;
+                p.array = array;
+                p.index = r.index;
+                if (racing->block != r.block) {
+                    p.order = HazardOrder::Unordered;
+                    p.first = access(*racing);
+                    p.second = access(r);
+                } else {
+                    const bool writeFirst = before(*racing, r);
+                    p.order = writeFirst ? HazardOrder::ReadAfterWrite : HazardOrder::WriteAfterRead;
+                    p.first = access(writeFirst ? *racing : r);
+                    p.second = access(writeFirst ? r : *racing);
+                }
+                add(p);
+            } else if (array == kArrayOutput && !own && !ordered) {
+                // N holds the input before the launch; P holds whatever the memory held.
+                lastReader = &r;
+                ProblemReport p;
+                p.kind = ProblemKind::UninitialisedRead;
+                p.array = array;
+                p.index = r.index;
+                p.first = access(r);
+                add(p);
+            }
+        }
+    }
+
+    void wrongResults(const ResultCheck& results) {
+        const Image& out = *results.output;
+        const ArrayInfo& P = m_trace.arrays[kArrayOutput];
+        // The last store to each element of P, to name who wrote a wrong value.
+        std::vector<std::uint64_t> lastStore(static_cast<std::size_t>(std::max(P.size, 0)), ~0ull);
+        for (std::size_t b = 0; b < m_trace.blocks.size(); ++b) {
+            const std::vector<Event>& ev = m_trace.blocks[b].events;
+            for (std::uint32_t i = 0; i < ev.size(); ++i)
+                if (ev[i].op == Op::Store && ev[i].array == kArrayOutput && ev[i].index >= 0 &&
+                    ev[i].index < P.size)
+                    lastStore[static_cast<std::size_t>(ev[i].index)] = (static_cast<std::uint64_t>(b) << 32) | i;
+        }
+        const std::size_t n = std::min(out.data.size(), results.reference.size());
+        for (std::size_t i = 0; i < n; ++i) {
+            const double got = out.data[i], want = results.reference[i];
+            const double error = std::abs(got - want);
+            if (!std::isnan(got) && error <= results.tolerance) continue;
+            ProblemReport p;
+            p.kind = ProblemKind::WrongResult;
+            p.array = kArrayOutput;
+            p.channel = static_cast<int>(i % static_cast<std::size_t>(out.channels));
+            const std::size_t pixel = i / static_cast<std::size_t>(out.channels);
+            p.x = static_cast<int>(pixel % static_cast<std::size_t>(out.width));
+            p.y = static_cast<int>(pixel / static_cast<std::size_t>(out.width));
+            p.got = out.data[i];
+            p.expected = want;
+            // The element in the trace's layout, where the trace holds this channel.
+            if (P.channels == out.channels || p.channel == 0) p.index = P.indexOf(p.x, p.y, P.channels == out.channels ? p.channel : 0);
+            if (p.index >= 0 && p.index < P.size && lastStore[static_cast<std::size_t>(p.index)] != ~0ull) {
+                const std::uint64_t s = lastStore[static_cast<std::size_t>(p.index)];
+                p.first = access(static_cast<std::size_t>(s >> 32), static_cast<std::uint32_t>(s & 0xffffffffu));
+            }
+            m_largestError = std::isnan(got) ? m_largestError : std::max(m_largestError, error);
+            add(p);
+        }
+    }
+
+    const Trace& m_trace;
+    std::vector<BlockSteps> m_steps;
+    std::array<std::vector<ProblemReport>, kProblemKindCount> m_items;
+    std::array<std::uint64_t, kProblemKindCount> m_counts{};
+    double m_largestError = 0.0;
+};
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+}  // namespace
+
+ProblemSet detectProblems(const Trace& trace, const ResultCheck* results) { return Detector(trace).run(results); }
+
+std::string describeProblem(const Trace& trace, const ProblemReport& p) {
+    auto who = [&](const ProblemAccess& a) {
+        return describeThread(trace.plan, trace.blocks[a.block].block, a.thread);
+    };
+    auto where = [&](const ProblemAccess& a) {
+        return "at line " + std::to_string(a.line) + ", step " + std::to_string(a.step);
+    };
+    auto verb = [](const ProblemAccess& a) { return isStore(a.op) ? "writes" : "reads"; };
+    const std::string element = elementName(trace, p.array, p.index);
+    std::string s = problemKindName(p.kind);
+    if (p.order != HazardOrder::None) s += std::string(" (") + hazardOrderName(p.order) + ")";
+    s += ": ";
+    switch (p.kind) {
+    case ProblemKind::SharedRace:
+    case ProblemKind::GlobalRace:
+    case ProblemKind::DuplicateStore:
+        s += who(p.second) + " " + verb(p.second) + " " + element + " " + where(p.second) + "; " + who(p.first) +
+             " " + (isStore(p.first.op) ? "wrote" : "read") + " it " + where(p.first) + "; " +
+             (p.order == HazardOrder::Unordered
+                  ? "the blocks run in any order"
+                  : p.first.block == p.second.block && p.kind != ProblemKind::DuplicateStore
+                        ? "no __syncthreads() between them"
+                        : "the last store wins");
+        break;
+    case ProblemKind::UninitialisedRead:
+        s += who(p.first) + " reads " + element + " " + where(p.first) + ", which no thread " +
+             (p.array == kArrayShared ? "of the block has written" : "has written in this launch") +
+             (p.array == kArrayShared ? " (shared memory starts undefined)" : " (cudaMalloc does not clear memory)");
+        break;
+    case ProblemKind::OutOfBounds: {
+        const int size = p.array < kArrayCount ? trace.arrays[p.array].size : 0;
+        s += who(p.first) + " " + verb(p.first) + " " + trace.arrays[p.array < kArrayCount ? p.array : 0].name + "[" +
+             std::to_string(p.index) + "] " + where(p.first) + ", outside the array (" + std::to_string(size) +
+             " elements)";
+        if (p.index >= 0 && p.index < size) s += ": a row or column index past its extent";
+        break;
+    }
+    case ProblemKind::BarrierMismatch:
+        if (p.threads > 0 && p.second.valid() && p.second.op != Op::Barrier) {
+            s += std::to_string(p.threads) + (p.threads == 1 ? " thread skips" : " threads skip") +
+                 " the __syncthreads() at line " + std::to_string(p.first.line) +
+                 " that " + who(p.first) + " reaches " + where(p.first) + "; " + who(p.second) +
+                 " ends at line " + std::to_string(p.second.line);
+        } else if (p.second.valid()) {
+            s += who(p.first) + " waits at the __syncthreads() on line " + std::to_string(p.first.line) + " while " +
+                 who(p.second) + " waits at the one on line " + std::to_string(p.second.line);
+        } else {
+            s += "threads skip the __syncthreads() at line " + std::to_string(p.first.line) + " that " +
+                 who(p.first) + " reaches";
+        }
+        break;
+    case ProblemKind::WrongResult: {
+        const bool oneD = trace.dims() == 1;
+        s += trace.arrays[kArrayOutput].name + "(" + std::to_string(p.x) + (oneD ? "" : "," + std::to_string(p.y)) +
+             (p.channel > 0 ? ", channel " + std::to_string(p.channel) : "") + ") is " + number(p.got) +
+             ", the reference " + number(p.expected);
+        if (p.first.valid())
+            s += " (written by " + who(p.first) + " at line " + std::to_string(p.first.line) + ")";
+        else if (p.index >= 0)
+            s += " (no thread wrote it)";
+        break;
+    }
+    }
+    return s;
+}
+
+}  // namespace tilescope

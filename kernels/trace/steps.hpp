@@ -1,0 +1,28 @@
+// The replay order of one block's events (see trace_index.hpp): inside a
+// barrier phase, step k holds every thread's k-th event of that phase; then
+// one barrier step holds the threads' barriers. The replay model and the
+// problem detector both number steps this way, so a problem's step is the
+// step the app jumps to.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "trace/event.hpp"
+
+namespace tilescope {
+
+struct BlockSteps {
+    std::vector<std::uint32_t> threadBegin;     // threads + 1: each thread's first event (events grouped by thread)
+    std::vector<std::uint32_t> stepOf;          // per event
+    std::vector<std::uint32_t> phaseOf;         // per event: barriers its thread passed before it
+    std::vector<std::uint32_t> phaseFirstStep;  // phases + 1
+    std::vector<char> phaseHasBarrier;          // per phase
+    std::uint32_t steps() const { return phaseFirstStep.back(); }
+};
+
+// `events` grouped by ascending thread, each thread's in program order.
+BlockSteps replaySteps(std::span<const Event> events, unsigned threads);
+
+}  // namespace tilescope
