@@ -29,6 +29,7 @@ __device__ __forceinline__ void barrier(unsigned line) {
 namespace {
 Global<const float> globalIn(const float* p, int, ArrayId) { return p; }
 Global<float> globalOut(float* p, int) { return p; }
+Global<float> globalInOut(const float* p, int, ArrayId) { return const_cast<float*>(p); }  // see launch_table.inl
 const float* restrictIn(const float* p, int) { return p; }  // becomes the kernel's __restrict__ parameter
 #include "exec/launch_table.inl"
 }  // namespace

@@ -24,4 +24,9 @@ inline Global<const float> globalIn(const float* p, int size, ArrayId id) {
     return {p, size, static_cast<std::uint8_t>(id)};
 }
 inline Global<float> globalOut(float* p, int size) { return {p, size, kArrayOutput}; }
+// The input made writable, keeping its id, for a listing that stores into N
+// (launch_table.inl says why the cast is safe).
+inline Global<float> globalInOut(const float* p, int size, ArrayId id) {
+    return {const_cast<float*>(p), size, static_cast<std::uint8_t>(id)};
+}
 inline Restrict<float> restrictIn(const float* p, int size) { return {p, size, kArrayMask}; }

@@ -112,6 +112,11 @@ public:
         return *this;
     }
     TS_FN ElementRef& operator=(const ElementRef& other) { return *this = other.load(); }
+    // `dst[i] += v`, a sum kept in global memory (a listing as printed): once
+    // the right-hand side is evaluated, the element is loaded and the sum
+    // stored, both on the line of dst[i]; the add goes through the Recorder,
+    // unfused, like Accumulator's.
+    TS_FN ElementRef& operator+=(float v) { return *this = R::add(load(), v); }
 
     // Arithmetic reads the element inside the operator, after the other operand
     // has been evaluated, so the order of recorded loads is the same under every
