@@ -23,6 +23,16 @@ enum class KernelId : int {
     Conv2dTiledCached,
     Conv2dTiledPitched,
     Conv2dFast,  // not a book figure: chapter 7 taken to the GPU's limits (issue 5)
+    // The listings as printed, their defects kept (conv/as_printed/).
+    Conv1dBasicAsPrinted,
+    Conv1dConstAsPrinted,
+    Conv1dTiledAsPrinted,
+    Conv1dTiledCachedAsPrinted,
+    Conv2dBasicAsPrinted,
+    Conv2dConstAsPrinted,
+    Conv2dTiledCachedAsPrinted,
+    Conv2dTiledPitchedAsPrinted,
+    Conv2dBasicSlidesAsPrinted,
 };
 
 // How the kernel's block edge (--block N) relates to its tiles.
@@ -53,8 +63,15 @@ struct KernelInfo {
     std::string_view defect = {};  // one line: what is wrong with the listing
 };
 
+// Every kernel: the corrected ones first, then the listings as printed
+// (KernelInfo::asPrinted). Whatever compares kernels with the reference
+// skips the listings as printed.
 std::span<const KernelInfo> allKernels();
 const KernelInfo* findKernel(std::string_view name);
 const KernelInfo& kernelInfo(KernelId id);
+// The corrected kernel of a listing as printed (conv1d_basic for
+// conv1d_basic_as_printed); a corrected kernel is its own. A listing as
+// printed is planned as its corrected kernel is.
+const KernelInfo& correctedKernel(const KernelInfo& kernel);
 
 }  // namespace tilescope

@@ -34,7 +34,7 @@ std::string threadsSentence(const KernelInfo& k, const LaunchPlan* plan, const D
             case TileShape::None:
                 return base + "; one thread per output, so a longer array takes more blocks.";
             default:
-                if (k.id == KernelId::Conv1dTiled)
+                if (correctedKernel(k).id == KernelId::Conv1dTiled)
                     return base + ", so the output tile is at most " + str(maxThreads) +
                            " elements and the input tile " + "(tile + 2r) at most " + str(maxThreads + 2 * r) + ".";
                 return base + ", so the tile is at most " + str(maxThreads) + " elements.";
@@ -49,7 +49,7 @@ std::string threadsSentence(const KernelInfo& k, const LaunchPlan* plan, const D
         case TileShape::BlockIsTile:
             return base + ", so TILE_DIM <= " + str(edge) + "; the halo comes from the caches.";
         case TileShape::BlockIsInputTile: {
-            const bool pitched = k.id == KernelId::Conv2dTiledPitched;
+            const bool pitched = correctedKernel(k).id == KernelId::Conv2dTiledPitched;
             const std::string in = pitched ? "BLOCK_WIDTH" : "IN_TILE_DIM",
                               out = pitched ? "O_TILE_WIDTH" : "OUT_TILE_DIM";
             const std::string bound = plan ? str(edge - 2 * r) + " at r = " + str(r) : str(edge) + " - 2r";

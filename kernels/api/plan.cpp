@@ -21,6 +21,11 @@ int defaultBlock(const KernelInfo& kernel) { return kernel.dims == 1 ? 256 : 16;
 
 Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const DeviceLimits& limits, bool allowWhatIf) {
     const std::string name(k.name);
+    // A listing as printed is planned as its corrected kernel: same block,
+    // tiles and shared memory, and the same refusals. Where the listing
+    // fixes a size with a #define (TILE_DIM, FILTER_RADIUS, O_TILE_WIDTH),
+    // the kernel derives it from this launch, as the corrected kernel does.
+    const KernelId id = correctedKernel(k).id;
     if (p.width <= 0 || p.height <= 0 || p.channels <= 0)
         return badInput(name + ": the input is empty (" + str(p.width) + "x" + str(p.height) + ")");
     if (k.dims == 1 && (p.rank != 1 || p.height != 1))
@@ -68,11 +73,11 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
     if (k.dims == 1) {
         plan.block = Dim3{static_cast<unsigned>(edge), 1, 1};
         if (k.tiles != TileShape::None) {
-            if (k.id == KernelId::Conv1dTiled && r > edge)
+            if (id == KernelId::Conv1dTiled && r > edge)
                 return badInput(name + ": the " + str(r) + " halo cells on each side are loaded by " + str(r) +
                                 " threads of the block, but blockDim.x is " + str(edge) +
                                 "; use --block " + str(r) + " or more");
-            plan.inTile = k.id == KernelId::Conv1dTiled ? edge + 2 * r : edge;
+            plan.inTile = id == KernelId::Conv1dTiled ? edge + 2 * r : edge;
             plan.outTile = edge;
         }
         plan.grid = Dim3{ceilDiv(p.width, edge), 1, 1};
@@ -88,8 +93,8 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
         case TileShape::BlockIsInputTile:
             out = edge - 2 * r;
             if (out <= 0) {
-                const char* in = k.id == KernelId::Conv2dTiledPitched ? "BLOCK_WIDTH " : "IN_TILE_DIM ";
-                const char* outName = k.id == KernelId::Conv2dTiledPitched ? "O_TILE_WIDTH" : "OUT_TILE_DIM";
+                const char* in = id == KernelId::Conv2dTiledPitched ? "BLOCK_WIDTH " : "IN_TILE_DIM ";
+                const char* outName = id == KernelId::Conv2dTiledPitched ? "O_TILE_WIDTH" : "OUT_TILE_DIM";
                 return badInput(name + ": " + in + str(edge) + " with radius " + str(r) + " leaves no output tile (" +
                                 outName + " = " + str(edge) + " - 2*" + str(r) + " = " + str(out) +
                                 "); use --block " + str(2 * r + 1) + " or more");

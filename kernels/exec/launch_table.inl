@@ -3,6 +3,8 @@
 // inside its own namespace, after the kernels. A mode supplies:
 //   globalIn(const float*, int size, ArrayId)  -> Global<const float>
 //   globalOut(float*, int size)                -> Global<float>
+//   globalInOut(const float*, int size, ArrayId) -> Global<float>, the input
+//                                                 made writable (its id kept)
 //   restrictIn(const float*, int size)         -> Restrict<float>
 // and `launch(kernel, args...)`, which runs the kernel over the plan's grid.
 //
@@ -64,6 +66,35 @@ auto launchKernel(const LaunchPlan& plan, const KernelArgs& a, Launch&& launch) 
         // Rows start 16-byte aligned only when the width is a multiple of 4.
         return plan.width % 4 == 0 ? launchFast<true>(launch, r, N, P, plan.width, plan.height)
                                    : launchFast<false>(launch, r, N, P, plan.width, plan.height);
+
+    // The listings as printed (conv/as_printed/), with the signatures they print.
+    case KernelId::Conv1dBasicAsPrinted:
+        return launch(conv1d_basic_as_printed, N, globalIn(a.mask, a.maskSize, kArrayMask), P, plan.maskWidth,
+                      plan.width);
+    case KernelId::Conv1dConstAsPrinted:
+        return launch(conv1d_const_as_printed, N, P, plan.maskWidth, plan.width);
+    case KernelId::Conv1dTiledAsPrinted:
+        return launch(conv1d_tiled_as_printed, N, P, plan.maskWidth, plan.width);
+    case KernelId::Conv1dTiledCachedAsPrinted:
+        return launch(conv1d_tiled_cached_as_printed, N, P, plan.maskWidth, plan.width);
+    case KernelId::Conv2dBasicAsPrinted:
+        return launch(conv2d_basic_as_printed, N, globalIn(a.mask, a.maskSize, kArrayMask), P, r, plan.width,
+                      plan.height);
+    case KernelId::Conv2dConstAsPrinted:
+        return launch(conv2d_const_as_printed, N, P, r, plan.width, plan.height);
+    case KernelId::Conv2dTiledCachedAsPrinted:
+        return launch(conv2d_tiled_cached_as_printed, N, P, r, plan.width, plan.height);
+    case KernelId::Conv2dTiledPitchedAsPrinted:
+        // Figure 7.21 writes its result into its input, so N goes in writable.
+        // `a.N` is the launch's own copy of the input (the runner converts the
+        // image into a fresh array for every launch, and the GPU executions
+        // upload that into a buffer of their own), so the cast writes into
+        // nothing the caller keeps.
+        return launch(conv2d_tiled_pitched_as_printed, P, globalInOut(a.N, a.nSize, kArrayInput), plan.height,
+                      plan.width, plan.pitch, plan.channels, plan.maskWidth, restrictIn(a.mask, a.maskSize));
+    case KernelId::Conv2dBasicSlidesAsPrinted:
+        return launch(conv2d_basic_slides_as_printed, N, P, globalIn(a.mask, a.maskSize, kArrayMask), plan.width,
+                      plan.maskWidth);
     }
     return launch(conv1d_basic, N, globalIn(a.mask, a.maskSize, kArrayMask), P, plan.maskWidth, plan.width);
 }
