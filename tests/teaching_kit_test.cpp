@@ -44,7 +44,7 @@ TEST(TeachingKit, EveryDatasetThroughEvery2DKernel) {
         ASSERT_EQ(input->channels, 3);
         for (Backend backend : availableBackends())
             for (const KernelInfo& k : allKernels()) {
-                if (k.dims != 2) continue;
+                if (k.asPrinted || k.dims != 2) continue;  // a listing as printed is wrong on purpose
                 RunRequest r;
                 r.kernel = std::string(k.name);
                 r.input = &*input;

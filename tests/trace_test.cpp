@@ -700,7 +700,7 @@ TEST(Classify, PartialBlockStoresZerosPastTheEnd) {
 // kernel loads: a shared store fed by a load of N[i] sits where N[i] is.
 TEST(Classify, SharedCellsMapToTheLoadedElements) {
     for (const KernelInfo& k : allKernels()) {
-        if (!k.usesShared)
+        if (!k.usesShared || k.asPrinted)  // a listing as printed may load the wrong cells: that is its defect
             continue;
         for (int r : {0, 1, 3}) {
             const bool twoD = k.dims == 2;
@@ -825,6 +825,8 @@ TEST(Model, SharedMemoryAfterTheBarrierHoldsTheInputTile) {
 
 TEST(Model, OutputsWrittenMatchTheRunnersOutput) {
     for (const KernelInfo& k : allKernels()) {
+        if (k.asPrinted)  // some never write P, or write outside it
+            continue;
         const bool twoD = k.dims == 2;
         const Image in = twoD ? randomImage(29, 21, k.multiChannel ? 3 : 1, 9) : signal(90);
         TracedRun run = traced(k.name, in, twoD ? mask2D(5) : mask1D(5), twoD ? 12 : 32);
@@ -1202,6 +1204,8 @@ TEST(TraceGpu, SameEventsAndCountsAsTheCpu) {
 // given and what it returned, bit for bit, for every kernel.
 TEST(TraceArrays, AWholeTraceGivesBackTheInputTheMaskAndTheOutput) {
     for (const KernelInfo& k : allKernels()) {
+        if (k.asPrinted)  // a listing as printed may skip input cells, read outside N or write into it
+            continue;
         const Image in = k.dims == 1 ? randomSignal(203, 41) : randomImage(29, 19, k.multiChannel ? 3 : 1, 42);
         const Mask mask = randomMask(5, k.dims == 2, 43);
         auto run = runKernel(requestFor(std::string(k.name), in, mask, k.dims == 1 ? 32 : 8, Backend::Cpu, true));

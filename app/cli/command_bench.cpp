@@ -85,9 +85,13 @@ Result<std::vector<const KernelInfo*>> chooseKernels(const std::vector<std::stri
     for (const std::string& name : names) {
         if (name == "all" || name == "1d" || name == "2d") {
             for (const KernelInfo& k : allKernels())
-                if (name == "all" || (name == "1d") == (k.dims == 1))
+                if (!k.asPrinted && (name == "all" || (name == "1d") == (k.dims == 1)))
                     add(&k);
-        } else if (const KernelInfo* k = findKernel(name)) {
+        } else if (const KernelInfo* k = findKernel(name); k && k->asPrinted) {
+            // The plain kernel would touch memory outside its arrays on the GPU.
+            return badInput("'" + name + "' is a listing as printed: `tilescope check --kernel " + name +
+                            "` shows what goes wrong; bench times the corrected kernels");
+        } else if (k) {
             add(k);
         } else {
             return badInput("unknown kernel '" + name + "' (`tilescope list` names the kernels; or all, 1d, 2d)");
