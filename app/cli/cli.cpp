@@ -16,11 +16,23 @@ namespace tilescope::cli {
 
 namespace {
 
+// The corrected kernels, one name a line; after a blank line and a heading,
+// the listings as printed (with -v, each with its defect).
 int listKernels(bool verbose) {
     for (const KernelInfo& k : allKernels()) {
+        if (k.asPrinted) continue;
         if (verbose)
             std::printf("%-22s %dD  %-34s %s\n", std::string(k.name).c_str(), k.dims, std::string(k.figure).c_str(),
                         std::string(k.strategy).c_str());
+        else
+            std::printf("%s\n", std::string(k.name).c_str());
+    }
+    std::printf("\nListings as printed (tilescope check shows what goes wrong):\n");
+    for (const KernelInfo& k : allKernels()) {
+        if (!k.asPrinted) continue;
+        if (verbose)
+            std::printf("%-31s %dD  %-24s %s\n", std::string(k.name).c_str(), k.dims, std::string(k.figure).c_str(),
+                        std::string(k.defect).c_str());
         else
             std::printf("%s\n", std::string(k.name).c_str());
     }
@@ -39,6 +51,10 @@ int runOnce(const KernelOptions& options, const std::string& output) {
                  options.kernel.c_str(), backendName(result->backend), result->backendReason.c_str(), result->millis,
                  result->plan.grid.x, result->plan.grid.y, result->plan.block.x, result->plan.block.y, error);
     if (result->plan.whatIf) std::fprintf(stderr, "tilescope: what-if: %s\n", result->plan.whatIfReason.c_str());
+    if (!result->plainSkipped.empty()) std::fprintf(stderr, "tilescope: %s\n", result->plainSkipped.c_str());
+    if (result->faults.any())
+        std::fprintf(stderr, "tilescope: the kernel went wrong: %s; `tilescope check` with the same options names "
+                     "every problem\n", result->faults.summary().c_str());
     return 0;
 }
 
@@ -50,13 +66,15 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
 
     bool verbose = false;
-    auto* list = app.add_subcommand("list", "print the kernel names, one per line");
-    list->add_flag("--verbose,-v", verbose, "also print each kernel's book figure and strategy");
+    auto* list = app.add_subcommand("list", "print the kernel names, one per line, then the listings as printed");
+    list->add_flag("--verbose,-v", verbose,
+                   "also print each kernel's book figure and strategy (a listing as printed: its defect)");
 
     KernelOptions runOptions;
     std::string output;
     auto* run = app.add_subcommand("run", "run a kernel on an input file and write the result");
     addKernelOptions(*run, runOptions, false);
+    addRaceOptions(*run, runOptions);
     run->add_option("--output,-o", output, "output: .npy (float32) or .png, .pgm, .ppm (clamped to [0,1])")->required();
 
     std::vector<Command> commands = addCommands(app);

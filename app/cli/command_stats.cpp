@@ -103,6 +103,7 @@ Command addStatsCommand(CLI::App& app) {
         "stats",
         "count the loads, stores, FLOPs and barriers of a launch and print them as JSON, with the book's ratios");
     addKernelOptions(*c, options->kernel, true);
+    addRaceOptions(*c, options->kernel);
     addTraceOptions(*c, options->selection, "count");
     return Command{c, [options] { return runStats(*options); }};
 }

@@ -81,6 +81,7 @@ Command addTraceCommand(CLI::App& app) {
     CLI::App* c =
         app.add_subcommand("trace", "record every load, store, multiply-add and barrier of a launch to a file");
     addKernelOptions(*c, options->kernel, true);
+    addRaceOptions(*c, options->kernel);
     addTraceOptions(*c, options->selection, "record");
     c->add_option("--out,-o", options->out, "the trace file (.json, .tstrace, or any name)")->required();
     c->add_option("--format", options->format, "auto (by the file name, else JSON up to 100000 events), json or binary")

@@ -6,6 +6,7 @@ std::vector<Command> addCommands(CLI::App& app) {
     std::vector<Command> commands;
     // The app comes first: it is what runs when no command is given.
     commands.push_back(addAppCommands(app, commands));
+    commands.push_back(addCheckCommand(app));
     commands.push_back(addStatsCommand(app));
     commands.push_back(addTraceCommand(app));
     commands.push_back(addBenchCommand(app));

@@ -17,6 +17,7 @@ struct Command {
 
 // Each command file defines one of these.
 Command addStatsCommand(CLI::App& app);
+Command addCheckCommand(CLI::App& app);
 Command addTraceCommand(CLI::App& app);
 Command addBenchCommand(CLI::App& app);
 Command addDeviceCommand(CLI::App& app);

@@ -25,7 +25,7 @@ void addKernelOptions(CLI::App& c, KernelOptions& o, bool allowGenerated) {
         auto* radius = c.add_option("--radius,-r", o.radius, "generate a mask of radius R (width 2R+1)");
         input->excludes(size);
         mask->excludes(radius);
-        c.add_option("--seed", o.seed, "seed of the generated input");
+        c.add_option("--seed", o.seed, "seed of the generated input (and of --schedule random)");
     } else {
         input->required();
         mask->required();
@@ -38,7 +38,46 @@ void addKernelOptions(CLI::App& c, KernelOptions& o, bool allowGenerated) {
                "memory)");
 }
 
+void addRaceOptions(CLI::App& c, KernelOptions& o) {
+    c.add_option("--drop-barrier", o.dropBarrier,
+                 "leave out __syncthreads(): all, or the kernel file's line numbers (e.g. 23 or 23,41)");
+    c.add_option("--schedule", o.schedule,
+                 "CPU executor: the order warps run in between barriers: in-order, reverse (the default when a "
+                 "barrier is dropped) or random (from --seed)")
+        ->check(CLI::IsMember({"in-order", "reverse", "random"}));
+    if (c.get_option_no_throw("--seed") == nullptr) c.add_option("--seed", o.seed, "seed of --schedule random");
+}
+
 namespace {
+
+Status parseDrop(const std::string& text, BarrierDrop& drop) {
+    drop = BarrierDrop{};
+    if (text.empty()) return success();
+    if (text == "all") {
+        drop.all = true;
+        return success();
+    }
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t end = text.find(',', begin);
+        if (end == std::string::npos) end = text.size();
+        const std::string item = text.substr(begin, end - begin);
+        unsigned line = 0;
+        std::size_t used = 0;
+        try {
+            const unsigned long v = std::stoul(item, &used);
+            line = v <= kMaxBarrierLine ? static_cast<unsigned>(v) : 0;
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (item.empty() || used != item.size() || item[0] == '-' || item[0] == '+' || line == 0)
+            return badInput("--drop-barrier '" + text + "': give all, or line numbers from 1 to " +
+                            std::to_string(kMaxBarrierLine) + " separated by commas");
+        drop.lines.push_back(line);
+        begin = end + 1;
+    }
+    return success();
+}
 
 Result<Image> generateInput(const std::string& size, int dims, unsigned seed) {
     int w = 0, h = 0;
@@ -97,6 +136,17 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     r.whatIf = o.whatIf;
     r.backend = o.backend == "cpu" ? Backend::Cpu : o.backend == "cuda" ? Backend::Cuda : Backend::Auto;
     if (o.block < 0) return badInput("--block " + std::to_string(o.block) + " is negative");
+    if (Status s = parseDrop(o.dropBarrier, r.drop); !s) return s;
+    r.seed = o.seed;
+    r.schedule = r.drop.any() ? Schedule::Reverse : Schedule::InOrder;
+    if (!o.schedule.empty()) {
+        scheduleFromName(o.schedule, r.schedule);
+        // The GPU's warp scheduler decides its own order.
+        if (r.backend == Backend::Cuda)
+            return badInput("--schedule orders the CPU executor's warps; on the GPU the hardware chooses (use "
+                            "--backend cpu, or leave --schedule out)");
+        r.backend = Backend::Cpu;
+    }
     return success();
 }
 

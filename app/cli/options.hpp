@@ -25,10 +25,14 @@ struct KernelOptions {
     std::string backend = "auto";
     bool whatIf = false;
     unsigned seed = 7;
+    std::string dropBarrier;  // "all" or "LINE[,LINE...]"; empty: keep every barrier
+    std::string schedule;     // empty: in-order, or reverse when a barrier is dropped
 };
 
 // Adds --kernel, --input/--size, --mask/--radius, --block, --backend, --what-if.
 void addKernelOptions(CLI::App& command, KernelOptions& options, bool allowGenerated);
+// Adds --drop-barrier and --schedule (the race demonstration).
+void addRaceOptions(CLI::App& command, KernelOptions& options);
 
 struct Loaded {
     Image input;

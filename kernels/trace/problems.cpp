@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <tuple>
 
 #include "exec/fault.hpp"
 #include "trace/steps.hpp"
@@ -128,6 +130,11 @@ public:
 
         ProblemSet set;
         set.counts = m_counts;
+        for (const auto& [key, count] : m_groups) {
+            const auto& [kind, order, array, first, second] = key;
+            set.groups.push_back(ProblemGroup{static_cast<ProblemKind>(kind), static_cast<HazardOrder>(order),
+                                              array, first, second, count});
+        }
         set.largestError = m_largestError;
         for (std::vector<ProblemReport>& items : m_items) {
             std::stable_sort(items.begin(), items.end(), [](const ProblemReport& a, const ProblemReport& b) {
@@ -149,6 +156,9 @@ private:
 
     void add(ProblemReport p) {
         const auto k = static_cast<std::size_t>(p.kind);
+        const GroupKey key{k, static_cast<unsigned>(p.order), p.array, p.first.valid() ? p.first.line : 0u,
+                           p.second.valid() ? p.second.line : 0u};
+        ++m_groups[key];
         ++m_counts[k];
         if (m_items[k].size() < ProblemSet::kMaxPerKind) m_items[k].push_back(std::move(p));
     }
@@ -429,8 +439,11 @@ private:
         }
     }
 
+    using GroupKey = std::tuple<std::size_t, unsigned, std::uint8_t, unsigned, unsigned>;
+
     const Trace& m_trace;
     std::vector<BlockSteps> m_steps;
+    std::map<GroupKey, std::uint64_t> m_groups;
     std::array<std::vector<ProblemReport>, kProblemKindCount> m_items;
     std::array<std::uint64_t, kProblemKindCount> m_counts{};
     double m_largestError = 0.0;

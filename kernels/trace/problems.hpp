@@ -94,7 +94,17 @@ struct ProblemReport {
     const ProblemAccess& at() const { return second.valid() ? second : first; }
 };
 
+// Problems of one kind between the same two source lines: what to fix.
+struct ProblemGroup {
+    ProblemKind kind = ProblemKind::SharedRace;
+    HazardOrder order = HazardOrder::None;
+    std::uint8_t array = kArrayNone;
+    unsigned firstLine = 0, secondLine = 0;  // secondLine 0: a one-access problem
+    std::uint64_t count = 0;
+};
+
 struct ProblemSet {
+    std::vector<ProblemGroup> groups;  // every problem counted once, by kind, then lines
     std::vector<ProblemReport> items;  // by kind, then block, then step; at most kMaxPerKind of each kind
     std::array<std::uint64_t, kProblemKindCount> counts{};  // every problem found, per kind
     double largestError = 0.0;  // wrong results: the largest |got - expected|

@@ -1,0 +1,206 @@
+// `tilescope check`: runs a kernel with every block traced and prints what
+// went wrong, one problem a line, then a summary (kernels/trace/problems.hpp
+// says what is found and how). Exit codes: 0 clean, 1 problems found, 2 bad
+// input, 3 the backend asked for is unavailable. --json prints the launch,
+// the counts per kind and every problem (up to ProblemSet::kMaxPerKind of a
+// kind) with its words, for scripts and the GPU cross-check.
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "api/kernels.hpp"
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "trace/problems.hpp"
+
+namespace tilescope::cli {
+
+namespace {
+
+struct CheckOptions {
+    KernelOptions kernel;
+    std::size_t eventBudget = 20'000'000;
+    bool json = false;
+    int shown = 20;  // lines per kind; 0: all
+};
+
+std::string coords(const Trace& t, Dim3 d) {
+    return "(" + std::to_string(d.x) + (t.dims() == 2 ? "," + std::to_string(d.y) : "") + ")";
+}
+
+// "shared race (read after write): block (0,0), threads (3,1) -> (4,1), N_s[1][5], lines 20 -> 31, step 14"
+std::string oneLine(const Trace& t, const ProblemReport& p) {
+    std::string s = problemKindName(p.kind);
+    if (p.order != HazardOrder::None) s += std::string(" (") + hazardOrderName(p.order) + ")";
+    s += ": ";
+    const ProblemAccess& a = p.first;
+    const ProblemAccess& b = p.second;
+    auto block = [&](const ProblemAccess& x) { return coords(t, t.blocks[x.block].block); };
+    auto thread = [&](const ProblemAccess& x) { return coords(t, t.threadCoords(x.thread)); };
+    const std::string element = elementName(t, p.array, p.index);
+    switch (p.kind) {
+    case ProblemKind::WrongResult: {
+        char values[96];
+        std::snprintf(values, sizeof values, " = %.6g, reference %.6g", static_cast<double>(p.got), p.expected);
+        s += t.arrays[kArrayOutput].name + "(" + std::to_string(p.x) +
+             (t.dims() == 2 ? "," + std::to_string(p.y) : "") +
+             (p.channel > 0 ? ", channel " + std::to_string(p.channel) : "") + ")" + values;
+        if (a.valid())
+            s += ", block " + block(a) + ", thread " + thread(a) + ", line " + std::to_string(a.line) + ", step " +
+                 std::to_string(a.step);
+        else if (p.index >= 0)
+            s += ", never written";
+        return s;
+    }
+    case ProblemKind::OutOfBounds:
+        return s + "block " + block(a) + ", thread " + thread(a) + ", " + (isStore(a.op) ? "store to " : "load of ") +
+               element + " (" + std::to_string(t.arrays[p.array < kArrayCount ? p.array : 0].size) +
+               " elements), line " + std::to_string(a.line) + ", step " + std::to_string(a.step);
+    case ProblemKind::UninitialisedRead:
+        return s + "block " + block(a) + ", thread " + thread(a) + ", " + element + ", line " +
+               std::to_string(a.line) + ", step " + std::to_string(a.step);
+    case ProblemKind::BarrierMismatch:
+        s += "block " + block(a) + ", thread " + thread(a) + " at the barrier of line " + std::to_string(a.line);
+        if (b.valid())
+            s += b.op == Op::Barrier ? ", thread " + thread(b) + " at the barrier of line " + std::to_string(b.line)
+                                     : ", " + std::to_string(p.threads) + " threads never reach it (thread " +
+                                           thread(b) + " ends at line " + std::to_string(b.line) + ")";
+        return s + ", step " + std::to_string(a.step);
+    case ProblemKind::SharedRace:
+    case ProblemKind::GlobalRace:
+    case ProblemKind::DuplicateStore:
+        break;
+    }
+    const bool oneBlock = a.block == b.block;
+    s += oneBlock ? "block " + block(a) + ", threads " + thread(a) + " -> " + thread(b)
+                  : "blocks " + block(a) + " -> " + block(b) + ", threads " + thread(a) + " -> " + thread(b);
+    return s + ", " + element + ", lines " + std::to_string(a.line) + " -> " + std::to_string(b.line) + ", steps " +
+           std::to_string(a.step) + " -> " + std::to_string(b.step);
+}
+
+Json accessJson(const Trace& t, const ProblemAccess& a) {
+    if (!a.valid()) return nullptr;
+    const Dim3 block = t.blocks[a.block].block;
+    const Dim3 thread = t.threadCoords(a.thread);
+    return Json{{"block", {block.x, block.y}}, {"thread", {thread.x, thread.y}}, {"line", a.line},
+                {"step", a.step},           {"store", isStore(a.op)}};
+}
+
+int runCheck(const CheckOptions& o) {
+    Loaded loaded;
+    if (Status s = load(o.kernel, loaded); !s) return fail(s.error());
+    loaded.request.check = true;
+    loaded.request.eventBudget = o.eventBudget;
+    auto result = runKernel(loaded.request);
+    if (!result) return fail(result.error());
+    if (!result->trace || !result->problems) return fail(Error{ExitCode::Internal, "the run returned no trace"});
+    const Trace& t = *result->trace;
+    const ProblemSet& problems = *result->problems;
+    std::string drop;
+    if (loaded.request.drop.all) {
+        drop = "every __syncthreads() dropped";
+    } else if (!loaded.request.drop.lines.empty()) {
+        for (unsigned line : loaded.request.drop.lines) drop += (drop.empty() ? "" : ",") + std::to_string(line);
+        drop = "__syncthreads() dropped at line " + drop;
+    }
+    if (!drop.empty() && result->backend == Backend::Cpu)
+        drop += std::string(", warps ") + scheduleName(loaded.request.schedule);
+
+    if (o.json) {
+        Json j = launchJson(*result);
+        j["dropped_barriers"] = drop;
+        Json counts = Json::object();
+        for (int k = 0; k < kProblemKindCount; ++k)
+            counts[problemKindKey(static_cast<ProblemKind>(k))] = problems.counts[static_cast<std::size_t>(k)];
+        j["counts"] = counts;
+        j["total"] = problems.total();
+        j["largest_error"] = problems.largestError;
+        Json groups = Json::array();
+        for (const ProblemGroup& g : problems.groups)
+            groups.push_back({{"kind", problemKindKey(g.kind)},
+                              {"order", hazardOrderName(g.order)},
+                              {"array", g.array < kArrayCount ? Json(t.arrays[g.array].name) : Json(nullptr)},
+                              {"first_line", g.firstLine},
+                              {"second_line", g.secondLine},
+                              {"count", g.count}});
+        j["groups"] = std::move(groups);
+        Json items = Json::array();
+        for (const ProblemReport& p : problems.items) {
+            Json item{{"kind", problemKindKey(p.kind)},
+                      {"order", hazardOrderName(p.order)},
+                      {"array", p.array < kArrayCount ? Json(t.arrays[p.array].name) : Json(nullptr)},
+                      {"index", p.index},
+                      {"element", p.array < kArrayCount ? Json(elementName(t, p.array, p.index)) : Json(nullptr)},
+                      {"first", accessJson(t, p.first)},
+                      {"second", accessJson(t, p.second)},
+                      {"text", describeProblem(t, p)}};
+            if (p.kind == ProblemKind::WrongResult)
+                item["output"] = {{"x", p.x}, {"y", p.y}, {"channel", p.channel}, {"got", p.got},
+                                  {"expected", p.expected}};
+            if (p.kind == ProblemKind::BarrierMismatch) item["threads"] = p.threads;
+            items.push_back(std::move(item));
+        }
+        j["problems"] = std::move(items);
+        std::printf("%s\n", j.dump(2).c_str());
+    } else {
+        std::array<int, kProblemKindCount> printed{};
+        for (const ProblemReport& p : problems.items) {
+            int& n = printed[static_cast<std::size_t>(p.kind)];
+            if (o.shown > 0 && n >= o.shown) continue;
+            ++n;
+            std::printf("%s\n", oneLine(t, p).c_str());
+        }
+        // Where they come from: each kind between the same two lines, once.
+        if (!problems.clean()) std::printf("where:\n");
+        for (const ProblemGroup& g : problems.groups) {
+            std::string what = problemKindName(g.kind);
+            if (g.order != HazardOrder::None) what += std::string(" (") + hazardOrderName(g.order) + ")";
+            if (g.array < kArrayCount) what += " on " + t.arrays[g.array].name;
+            const std::string lines = g.secondLine > 0 ? "lines " + std::to_string(g.firstLine) + " -> " +
+                                                             std::to_string(g.secondLine)
+                                      : g.firstLine > 0 ? "line " + std::to_string(g.firstLine)
+                                                        : "never written";
+            std::printf("  %s, %s: %llu\n", what.c_str(), lines.c_str(), static_cast<unsigned long long>(g.count));
+        }
+        for (int k = 0; k < kProblemKindCount; ++k) {
+            const std::uint64_t all = problems.counts[static_cast<std::size_t>(k)];
+            const std::uint64_t shown = static_cast<std::uint64_t>(printed[static_cast<std::size_t>(k)]);
+            if (all > shown)
+                std::printf("... and %llu more (%s; --all prints every one)\n",
+                            static_cast<unsigned long long>(all - shown), problemKindName(static_cast<ProblemKind>(k)));
+        }
+    }
+    std::fflush(stdout);  // the problems first, then the summary line
+    const std::string where = std::string(backendName(result->backend)) +
+                              (result->backend == Backend::Cuda ? " (" + result->backendReason + ")" : "");
+    std::fprintf(stderr, "tilescope check: %s on %s%s, grid %ux%u, block %ux%u: %s\n", t.kernel.c_str(),
+                 where.c_str(), drop.empty() ? "" : (", " + drop).c_str(), t.plan.grid.x, t.plan.grid.y,
+                 t.plan.block.x, t.plan.block.y,
+                 problems.clean() ? "no problems (every shared access ordered by a barrier, nothing outside the "
+                                    "arrays, the output matches the float64 reference)"
+                                  : problems.summary().c_str());
+    if (loaded.input.channels > 1 && !kernelInfo(t.plan.kernel).multiChannel)
+        std::fprintf(stderr, "tilescope check: the trace covers channel 0 of %d; wrong outputs cover every channel\n",
+                     loaded.input.channels);
+    return problems.clean() ? 0 : 1;
+}
+
+}  // namespace
+
+Command addCheckCommand(CLI::App& app) {
+    auto options = std::make_shared<CheckOptions>();
+    CLI::App* c = app.add_subcommand(
+        "check", "run a kernel with every thread traced and name what goes wrong: races, reads of unwritten memory, "
+                 "accesses outside an array, barriers not reached, wrong outputs (exit 1 when any)");
+    addKernelOptions(*c, options->kernel, true);
+    addRaceOptions(*c, options->kernel);
+    c->add_option("--event-budget", options->eventBudget, "stop with a message past this many recorded events")
+        ->capture_default_str();
+    c->add_flag("--json", options->json, "print the launch and every problem as JSON");
+    c->add_flag_function(
+        "--all", [options](std::int64_t) { options->shown = 0; }, "print every problem (default: 20 of each kind)");
+    return Command{c, [options] { return runCheck(*options); }};
+}
+
+}  // namespace tilescope::cli
