@@ -74,10 +74,10 @@ void SetupPanel::drawKernel() {
     const std::string label = current ? kernelLabel(*current) : setup.kernel;
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::BeginCombo("##kernel", label.c_str(), ImGuiComboFlags_HeightLargest)) {
-        for (int dims : {1, 2}) {
-            ImGui::TextDisabled(dims == 1 ? "1D kernels" : "2D kernels");
+        for (int group : {1, 2, 0}) {  // 1D, 2D, then the listings as printed
+            ImGui::TextDisabled(group == 1 ? "1D kernels" : group == 2 ? "2D kernels" : "Listings as printed");
             for (const KernelInfo& k : allKernels()) {
-                if (k.dims != dims)
+                if (group == 0 ? !k.asPrinted : (k.asPrinted || k.dims != group))
                     continue;
                 const bool selected = current && current->id == k.id;
                 ImGui::Indent();
@@ -88,7 +88,7 @@ void SetupPanel::drawKernel() {
                 }
                 ImGui::Unindent();
                 if (ImGui::IsItemHovered())
-                    ImGui::SetTooltip("%s", std::string(k.strategy).c_str());
+                    ImGui::SetTooltip("%s", std::string(k.asPrinted ? k.defect : k.strategy).c_str());
                 if (selected)
                     ImGui::SetItemDefaultFocus();
             }
