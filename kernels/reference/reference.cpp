@@ -26,7 +26,11 @@ std::vector<double> convolve(const Image& in, const Mask& m) {
 double maxAbsDifference(const std::vector<float>& a, const std::vector<double>& b) {
     double worst = 0.0;
     const std::size_t n = std::min(a.size(), b.size());
-    for (std::size_t i = 0; i < n; ++i) worst = std::max(worst, std::fabs(static_cast<double>(a[i]) - b[i]));
+    for (std::size_t i = 0; i < n; ++i) {
+        const double d = std::fabs(static_cast<double>(a[i]) - b[i]);
+        if (std::isnan(d)) return INFINITY;  // a NaN (shared memory nobody wrote) is as wrong as can be
+        worst = std::max(worst, d);
+    }
     return a.size() == b.size() ? worst : INFINITY;
 }
 

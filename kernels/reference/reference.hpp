@@ -16,7 +16,7 @@ namespace tilescope::reference {
 // Same layout as `input` (interleaved channels, each convolved on its own).
 std::vector<double> convolve(const Image& input, const Mask& mask);
 
-// Largest |a - b| over all elements.
+// Largest |a - b| over all elements (infinity where a holds a NaN).
 double maxAbsDifference(const std::vector<float>& a, const std::vector<double>& b);
 
 // The float32 tolerance for one output element: every product and sum is
