@@ -12,6 +12,7 @@
 #include <string>
 
 #include "api/runner.hpp"
+#include "trace/problems.hpp"
 #include "trace/trace_index.hpp"
 #include "trace/trace_io.hpp"
 
@@ -181,6 +182,22 @@ void stepBench(const TraceModel& model) {
 
 }  // namespace
 
+// The problem detector on one core: a clean trace (every access looked at,
+// nothing found) and the same launch with its barrier dropped (every read of
+// a neighbour's element a race), each about a million events.
+void detectBench(const char* label, const Trace& trace, int repeats) {
+    double best = 1e30;
+    ProblemSet found;
+    for (int i = 0; i < repeats; ++i) {
+        auto start = Clock::now();
+        found = detectProblems(trace);
+        best = std::min(best, seconds(start, Clock::now()));
+    }
+    const double events = static_cast<double>(trace.eventCount());
+    std::printf("  detector, %-22s %9.0f events  %8.3f s  %6.1f M events/s  problems: %s\n", label, events, best,
+                events / best / 1e6, found.clean() ? "none" : found.summary().c_str());
+}
+
 int main(int argc, char** argv) {
     const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
     std::printf("trace_bench: recording on the CPU executor with one worker; Event is %zu bytes\n", sizeof(Event));
@@ -200,6 +217,11 @@ int main(int argc, char** argv) {
         req.cpuWorkers = 1;
         req.trace = true;
         auto r = runKernel(req);
+        detectBench("clean (many blocks)", *r->trace, repeats);
+        req.drop.all = true;
+        req.schedule = Schedule::Reverse;
+        auto racy = runKernel(req);
+        if (racy) detectBench("barrier dropped", *racy->trace, repeats);
         TraceModel model(std::move(*r->trace));
         stepBench(model);
     }
