@@ -34,7 +34,8 @@ Image positiveImage(int width, int height, unsigned seed) {
     std::mt19937 random(seed);
     std::uniform_real_distribution<float> value(0.5f, 1.5f);
     Image image = Image::planar(width, height, 1);
-    for (float& v : image.data) v = value(random);
+    for (float& v : image.data)
+        v = value(random);
     return image;
 }
 
@@ -48,7 +49,8 @@ Mask positiveMask(int width, bool twoD, unsigned seed) {
     std::mt19937 random(seed);
     std::uniform_real_distribution<float> value(0.5f, 1.5f);
     std::vector<float> v(twoD ? width * width : width);
-    for (float& x : v) x = value(random);
+    for (float& x : v)
+        x = value(random);
     return twoD ? Mask::square(width, v) : Mask::row(v);
 }
 
@@ -61,7 +63,8 @@ RunResult check(std::string_view kernel, const Image& in, const Mask& mask, int 
     r.cpuWorkers = 1;
     auto result = runKernel(r);
     EXPECT_TRUE(result.ok()) << kernel << ": " << (result.ok() ? "" : result.error().message);
-    if (!result.ok()) return RunResult{};
+    if (!result.ok())
+        return RunResult{};
     EXPECT_TRUE(result->problems.has_value()) << kernel;
     EXPECT_TRUE(result->trace.has_value()) << kernel;
     return std::move(*result);
@@ -71,7 +74,8 @@ using Counts = std::array<std::uint64_t, kProblemKindCount>;
 
 Counts counts(std::initializer_list<std::pair<ProblemKind, std::uint64_t>> kinds) {
     Counts c{};
-    for (auto [kind, n] : kinds) c[static_cast<std::size_t>(kind)] = n;
+    for (auto [kind, n] : kinds)
+        c[static_cast<std::size_t>(kind)] = n;
     return c;
 }
 
@@ -100,7 +104,8 @@ unsigned lineOf(std::string_view kernel, std::string_view text) {
 std::vector<const ProblemReport*> itemsOf(const ProblemSet& set, ProblemKind kind) {
     std::vector<const ProblemReport*> items;
     for (const ProblemReport& p : set.items)
-        if (p.kind == kind) items.push_back(&p);
+        if (p.kind == kind)
+            items.push_back(&p);
     return items;
 }
 
@@ -171,7 +176,7 @@ void expectStoresPastTheEnd(std::string_view kernel) {
             EXPECT_EQ(p->first.op, Op::StoreOutside);
             EXPECT_EQ(p->first.line, store);
             const Who w = who(*run.trace, p->first);
-            EXPECT_EQ(w.block.x, static_cast<unsigned>(blocks - 1));  // the last block
+            EXPECT_EQ(w.block.x, static_cast<unsigned>(blocks - 1));          // the last block
             EXPECT_EQ(p->index, static_cast<int>(w.block.x * block + w.tx));  // P[i], i = its own index
             EXPECT_GE(p->index, width);
             indices.insert(p->index);
@@ -188,8 +193,12 @@ void expectStoresPastTheEnd(std::string_view kernel) {
     EXPECT_TRUE(run.problems->clean()) << run.problems->summary();
 }
 
-TEST(AsPrinted, Figure7_6StoresPastTheEndOfP) { expectStoresPastTheEnd("conv1d_basic_as_printed"); }
-TEST(AsPrinted, Figure7_8StoresPastTheEndOfP) { expectStoresPastTheEnd("conv1d_const_as_printed"); }
+TEST(AsPrinted, Figure7_6StoresPastTheEndOfP) {
+    expectStoresPastTheEnd("conv1d_basic_as_printed");
+}
+TEST(AsPrinted, Figure7_8StoresPastTheEndOfP) {
+    expectStoresPastTheEnd("conv1d_const_as_printed");
+}
 
 // [SECTION] 1D tiled: no store of P, an unguarded load (Figures 7.11 and 7.14)
 
@@ -203,8 +212,7 @@ void expectNoResultAndLoadsPastTheEnd(std::string_view kernel, std::string_view 
         ASSERT_TRUE(run.problems && run.trace);
         const int blocks = (width + block - 1) / block;
         const int excess = blocks * block - width;
-        EXPECT_EQ(run.problems->counts,
-                  counts({{ProblemKind::OutOfBounds, excess}, {ProblemKind::WrongResult, width}}))
+        EXPECT_EQ(run.problems->counts, counts({{ProblemKind::OutOfBounds, excess}, {ProblemKind::WrongResult, width}}))
             << kernel << " width " << width << ": " << describe(run.problems->counts);
 
         const unsigned line = lineOf(kernel, load);
@@ -262,7 +270,7 @@ void expectDuplicateAndOutsideStores(std::string_view kernel) {
 
     const int gx = (width + block - 1) / block, gy = (height + block - 1) / block;
     int outside = 0;
-    std::map<int, int> storers;           // element -> threads that store it
+    std::map<int, int> storers;               // element -> threads that store it
     std::map<int, std::pair<int, int>> last;  // element -> (x, y) of the last store, in block order
     for (int by = 0; by < gy; ++by)
         for (int bx = 0; bx < gx; ++bx)
@@ -327,8 +335,12 @@ void expectDuplicateAndOutsideStores(std::string_view kernel) {
     expectCleanCorrected(kernel, in, mask, block);
 }
 
-TEST(AsPrinted, Figure7_7StoresTwiceAndPastTheEndOfP) { expectDuplicateAndOutsideStores("conv2d_basic_as_printed"); }
-TEST(AsPrinted, Figure7_9StoresTwiceAndPastTheEndOfP) { expectDuplicateAndOutsideStores("conv2d_const_as_printed"); }
+TEST(AsPrinted, Figure7_7StoresTwiceAndPastTheEndOfP) {
+    expectDuplicateAndOutsideStores("conv2d_basic_as_printed");
+}
+TEST(AsPrinted, Figure7_9StoresTwiceAndPastTheEndOfP) {
+    expectDuplicateAndOutsideStores("conv2d_const_as_printed");
+}
 
 // [SECTION] Figure 7.15: N_s indexed without `- FILTER_RADIUS`, halo dropped
 
@@ -351,7 +363,8 @@ TEST(AsPrinted, Figure7_15ReadsPastTheTileAndDropsTheHalo) {
                 for (int fRow = 0; fRow <= 2 * r; ++fRow)
                     for (int fCol = 0; fCol <= 2 * r; ++fCol) {
                         const int col = tx - r + fCol, row = ty - r + fRow;
-                        if (col < 0 || col >= tile || row < 0 || row >= tile) continue;  // dropped: no else
+                        if (col < 0 || col >= tile || row < 0 || row >= tile)
+                            continue;  // dropped: no else
                         outside += ty + fRow >= tile || tx + fCol >= tile;
                     }
             }
@@ -362,7 +375,8 @@ TEST(AsPrinted, Figure7_15ReadsPastTheTileAndDropsTheHalo) {
         EXPECT_EQ(run.problems->counts,
                   counts({{ProblemKind::OutOfBounds, outside}, {ProblemKind::WrongResult, width * height}}))
             << kernel << " r=" << r << ": " << describe(run.problems->counts);
-        const unsigned line = lineOf(kernel, "Pvalue += F_c[fRow][fCol] * N_s[threadIdx.y + fRow][threadIdx.x + fCol];");
+        const unsigned line =
+            lineOf(kernel, "Pvalue += F_c[fRow][fCol] * N_s[threadIdx.y + fRow][threadIdx.x + fCol];");
         for (const ProblemReport* p : itemsOf(*run.problems, ProblemKind::OutOfBounds)) {
             EXPECT_EQ(p->array, kArrayShared);
             EXPECT_EQ(p->first.op, Op::LoadOutside);
@@ -401,7 +415,8 @@ TEST(AsPrinted, Figure7_21RacesOnNsWritesIntoNAndNeverWritesP) {
                     const std::pair<int, int> id{bx + gx * by, tx + block * ty};
                     const int rowO = by * out + ty, colO = bx * out + tx;
                     const int rowI = rowO - maskWidth / 2 + 1, colI = colO - maskWidth / 2 + 1;
-                    if (rowI >= 0 && rowI < height && colI >= 0 && colI < width) loads.push_back({rowI * pitch + colI, id});
+                    if (rowI >= 0 && rowI < height && colI >= 0 && colI < width)
+                        loads.push_back({rowI * pitch + colI, id});
                     if (ty < out && tx < out && rowO < height && colO < width) {
                         EXPECT_FALSE(storer.count(rowO * width + colO));  // no element is stored twice
                         storer[rowO * width + colO] = id;
@@ -443,7 +458,8 @@ TEST(AsPrinted, Figure7_21RacesOnNsWritesIntoNAndNeverWritesP) {
         EXPECT_EQ(read.line, load);
     }
     // P is never written: every output is 0.
-    for (const ProblemReport* p : itemsOf(*run.problems, ProblemKind::WrongResult)) EXPECT_EQ(p->got, 0.0f);
+    for (const ProblemReport* p : itemsOf(*run.problems, ProblemKind::WrongResult))
+        EXPECT_EQ(p->got, 0.0f);
 
     // The caller's image is untouched: the kernel wrote into the launch's copy.
     EXPECT_EQ(in.data, positiveImage(width, height, 11).data);
@@ -522,9 +538,11 @@ TEST(AsPrinted, SlidesKernelAccumulatesIntoDstAndReadsOutsideSrc) {
 // threads store one element, may differ.
 TEST(AsPrintedGpu, SameProblemsAsTheCpu) {
     std::string reason;
-    if (!gpuAvailable(&reason)) GTEST_SKIP() << "no GPU: " << reason;
+    if (!gpuAvailable(&reason))
+        GTEST_SKIP() << "no GPU: " << reason;
     for (const KernelInfo& k : allKernels()) {
-        if (!k.asPrinted) continue;
+        if (!k.asPrinted)
+            continue;
         const bool twoD = k.dims == 2;
         const Image in = twoD ? positiveImage(21, 13, 16) : positiveSignal(70, 16);
         const Mask mask = positiveMask(3, twoD, 17);
@@ -538,7 +556,8 @@ TEST(AsPrintedGpu, SameProblemsAsTheCpu) {
         EXPECT_EQ(gpu->backend, Backend::Cuda);
         EXPECT_FALSE(gpu->plainSkipped.empty()) << k.name;
         for (int kind = 0; kind < kProblemKindCount; ++kind) {
-            if (static_cast<ProblemKind>(kind) == ProblemKind::WrongResult) continue;
+            if (static_cast<ProblemKind>(kind) == ProblemKind::WrongResult)
+                continue;
             EXPECT_EQ(cpu.problems->counts[kind], gpu->problems->counts[kind])
                 << k.name << ": " << problemKindName(static_cast<ProblemKind>(kind));
         }

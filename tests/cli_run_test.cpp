@@ -65,7 +65,8 @@ TEST_F(Cli, ListPrintsEveryKernel) {
     EXPECT_EQ(o.code, 0);
     // The corrected kernels, then the listings as printed under their heading.
     std::string expected, printed;
-    for (const KernelInfo& k : allKernels()) (k.asPrinted ? printed : expected) += std::string(k.name) + "\n";
+    for (const KernelInfo& k : allKernels())
+        (k.asPrinted ? printed : expected) += std::string(k.name) + "\n";
     expected += "\nListings as printed (tilescope check shows what goes wrong):\n" + printed;
     EXPECT_EQ(o.out, expected);
     // The ten chapter-7 kernels and conv2d_fast, a blank line and the heading, nine listings as printed.
@@ -74,7 +75,8 @@ TEST_F(Cli, ListPrintsEveryKernel) {
     Outcome v = tilescope("list -v");
     EXPECT_EQ(v.code, 0);
     for (const KernelInfo& k : allKernels()) {
-        if (!k.asPrinted) continue;
+        if (!k.asPrinted)
+            continue;
         EXPECT_NE(v.out.find(std::string(k.defect)), std::string::npos) << k.name;
     }
 }
@@ -89,7 +91,9 @@ TEST_F(Cli, RunAgreesWithTheReferenceForEveryKernel) {
     const Mask mask2d = Mask::square(3, {0.1f, 0.2f, 0.1f, 0.2f, -0.4f, 0.2f, 0.1f, 0.2f, 0.1f});
     const Mask mask1d = Mask::row({3, 4, 5, 4, 3});
     for (const KernelInfo& k : allKernels()) {
-        if (k.asPrinted) continue;  // their defects are the point (as_printed_test.cpp)
+        // A listing as printed is wrong on purpose (as_printed_test.cpp checks it).
+        if (k.asPrinted)
+            continue;
         const bool oneD = k.dims == 1;
         const fs::path out = m_dir / (std::string(k.name) + ".npy");
         Outcome o = tilescope("run --kernel " + std::string(k.name) + " --input " +

@@ -24,7 +24,9 @@ TEST(GpuTrace, InstrumentedGpuTraceEqualsCpuTrace) {
     std::string reason;
     if (!gpuAvailable(&reason)) GTEST_SKIP() << reason;
     for (const KernelInfo& k : allKernels()) {
-        if (k.asPrinted) continue;  // races make their values differ between runs (as_printed_test.cpp)
+        // Races make the values of a listing as printed differ between runs (as_printed_test.cpp).
+        if (k.asPrinted)
+            continue;
         for (int r : {0, 1, 3}) {
             const Mask mask = randomMask(2 * r + 1, k.dims == 2, 11 + r);
             const Image in = k.dims == 1 ? randomSignal(203, 5) : randomImage(29, 19, k.multiChannel ? 3 : 1, 6);

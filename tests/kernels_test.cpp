@@ -28,7 +28,9 @@ TEST_P(EveryKernel, MatchesReferenceOnAwkwardSizesAndEveryRadius) {
     const std::vector<Shape> shapes2D{{1, 1}, {13, 13}, {37, 23}, {3, 67}, {67, 3}, {5, 5}};
     const std::vector<int> sizes1D{1, 2, 13, 97, 300};
     for (const KernelInfo& k : allKernels()) {
-        if (k.asPrinted) continue;  // wrong on purpose: as_printed_test.cpp checks them
+        // A listing as printed is wrong on purpose (as_printed_test.cpp checks it).
+        if (k.asPrinted)
+            continue;
         for (int r = 0; r <= 7; ++r) {
             const int w = 2 * r + 1;
             const Mask mask = randomMask(w, k.dims == 2, 100 + r);
@@ -60,7 +62,8 @@ TEST_P(EveryKernel, MultiChannelImagesConvolveEachChannelOnItsOwn) {
     const Image in = randomImage(29, 17, 3, 5);
     const Mask mask = randomMask(5, true, 9);
     for (const KernelInfo& k : allKernels()) {
-        if (k.asPrinted || k.dims != 2) continue;
+        if (k.asPrinted || k.dims != 2)
+            continue;
         auto result = run(k.name, in, mask, 12, GetParam());
         ASSERT_TRUE(result.ok()) << k.name << ": " << result.error().message;
         EXPECT_EQ(result->output.channels, 3);
@@ -73,7 +76,8 @@ TEST_P(EveryKernel, SmallBlocksOfTheBooksFigures) {
     const Image signal = randomSignal(16, 3);
     const Mask mask5 = randomMask(5, false, 4);
     for (const KernelInfo& k : allKernels()) {
-        if (k.asPrinted || k.dims != 1) continue;
+        if (k.asPrinted || k.dims != 1)
+            continue;
         auto result = run(k.name, signal, mask5, 4, GetParam());
         ASSERT_TRUE(result.ok()) << k.name << ": " << result.error().message;
         EXPECT_TRUE(matchesReference(signal, mask5, result->output)) << k.name;
@@ -81,7 +85,8 @@ TEST_P(EveryKernel, SmallBlocksOfTheBooksFigures) {
     const Image image = randomImage(20, 12, 1, 8);
     const Mask mask3 = randomMask(3, true, 4);
     for (const KernelInfo& k : allKernels()) {
-        if (k.asPrinted || k.dims != 2) continue;
+        if (k.asPrinted || k.dims != 2)
+            continue;
         for (int block : {4, 8, 32}) {
             auto result = run(k.name, image, mask3, block, GetParam());
             ASSERT_TRUE(result.ok()) << k.name << ": " << result.error().message;
@@ -101,7 +106,9 @@ TEST_P(EveryKernel, EveryBlockEdgeAtEveryRadius) {
     const Image signal = randomSignal(301, 22);
     int ran = 0, refused = 0;
     for (const KernelInfo& k : allKernels()) {
-        if (k.asPrinted) continue;  // wrong on purpose: as_printed_test.cpp checks them
+        // A listing as printed is wrong on purpose (as_printed_test.cpp checks it).
+        if (k.asPrinted)
+            continue;
         const std::vector<int> edges = k.dims == 1 ? std::vector<int>{1, 3, 4, 32, 33, 100, 256, 1024}
                                                    : std::vector<int>{1, 3, 4, 8, 12, 16, 20, 24, 31, 32};
         const Image& in = k.dims == 1 ? signal : image;
@@ -146,7 +153,8 @@ TEST(BookNumbers, Figure7_1To7_3AndExercise1) {
     const Mask mask = Mask::row({3, 4, 5, 4, 3});
     for (Backend backend : availableBackends())
         for (const KernelInfo& k : allKernels()) {
-            if (k.asPrinted || k.dims != 1) continue;
+            if (k.asPrinted || k.dims != 1)
+                continue;
             auto result = run(k.name, in, mask, 4, backend);
             ASSERT_TRUE(result.ok()) << result.error().message;
             EXPECT_FLOAT_EQ(result->output.data[0], 22.0f) << k.name;
@@ -163,7 +171,8 @@ TEST(BookNumbers, Exercise2) {
     const std::vector<float> expected{8, 21, 13, 20, 7};
     for (Backend backend : availableBackends())
         for (const KernelInfo& k : allKernels()) {
-            if (k.asPrinted || k.dims != 1) continue;
+            if (k.asPrinted || k.dims != 1)
+                continue;
             auto result = run(k.name, in, mask, 32, backend);
             ASSERT_TRUE(result.ok()) << result.error().message;
             EXPECT_EQ(result->output.data, expected) << k.name;
@@ -184,7 +193,8 @@ TEST(BookNumbers, Figure7_4) {
         for (int x = 0; x < 7; ++x) in.at(x, y) = rows[y][x];
     for (Backend backend : availableBackends())
         for (const KernelInfo& k : allKernels()) {
-            if (k.asPrinted || k.dims != 2) continue;
+            if (k.asPrinted || k.dims != 2)
+                continue;
             auto result = run(k.name, in, mask, 8, backend);
             ASSERT_TRUE(result.ok()) << result.error().message;
             EXPECT_FLOAT_EQ(result->output.at(2, 2), 321.0f) << k.name;

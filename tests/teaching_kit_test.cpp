@@ -44,7 +44,9 @@ TEST(TeachingKit, EveryDatasetThroughEvery2DKernel) {
         ASSERT_EQ(input->channels, 3);
         for (Backend backend : availableBackends())
             for (const KernelInfo& k : allKernels()) {
-                if (k.asPrinted || k.dims != 2) continue;  // a listing as printed is wrong on purpose
+                // A listing as printed is wrong on purpose.
+                if (k.asPrinted || k.dims != 2)
+                    continue;
                 RunRequest r;
                 r.kernel = std::string(k.name);
                 r.input = &*input;

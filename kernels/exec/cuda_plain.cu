@@ -29,7 +29,8 @@ __device__ __forceinline__ void barrier(unsigned line) {
 namespace {
 Global<const float> globalIn(const float* p, int, ArrayId) { return p; }
 Global<float> globalOut(float* p, int) { return p; }
-Global<float> globalInOut(const float* p, int, ArrayId) { return const_cast<float*>(p); }  // see launch_table.inl
+// The input made writable for a listing that stores into it (launch_table.inl says why that is safe).
+Global<float> globalInOut(const float* p, int, ArrayId) { return const_cast<float*>(p); }
 const float* restrictIn(const float* p, int) { return p; }  // becomes the kernel's __restrict__ parameter
 #include "exec/launch_table.inl"
 }  // namespace
