@@ -75,6 +75,10 @@ int main(int argc, char** argv) {
     auto* run = app.add_subcommand("run", "run a kernel on an input file and write the result");
     addKernelOptions(*run, runOptions, false);
     addRaceOptions(*run, runOptions);
+    run->add_flag("--as-is", runOptions.asIs,
+                  "a listing as printed on the GPU: run the plain CUDA kernel as it is, accesses outside its arrays "
+                  "included (for compute-sanitizer; by default the instrumented kernel runs it, which never makes "
+                  "them)");
     run->add_option("--output,-o", output, "output: .npy (float32) or .png, .pgm, .ppm (clamped to [0,1])")->required();
 
     std::vector<Command> commands = addCommands(app);

@@ -138,6 +138,7 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     if (o.block < 0) return badInput("--block " + std::to_string(o.block) + " is negative");
     if (Status s = parseDrop(o.dropBarrier, r.drop); !s) return s;
     r.seed = o.seed;
+    r.asIs = o.asIs;
     r.schedule = r.drop.any() ? Schedule::Reverse : Schedule::InOrder;
     if (!o.schedule.empty()) {
         scheduleFromName(o.schedule, r.schedule);

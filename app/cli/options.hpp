@@ -27,6 +27,7 @@ struct KernelOptions {
     unsigned seed = 7;
     std::string dropBarrier;  // "all" or "LINE[,LINE...]"; empty: keep every barrier
     std::string schedule;     // empty: in-order, or reverse when a barrier is dropped
+    bool asIs = false;        // a listing as printed: run the plain CUDA kernel as it is (run --as-is)
 };
 
 // Adds --kernel, --input/--size, --mask/--radius, --block, --backend, --what-if.
