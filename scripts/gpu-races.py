@@ -114,7 +114,7 @@ def detector_pairs(report):
 def detector_outside(report):
     found = set()
     for p in report["problems"]:
-        if p["kind"] == "out_of_bounds" and p["array"] in ("N", "P"):
+        if p["kind"] == "out_of_bounds" and p["space"] == "global":
             a = p["first"]
             found.add((a["line"], a["thread"][0], a["thread"][1], a["block"][0], a["block"][1]))
     return found
@@ -164,7 +164,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "races.md"), "w") as f:
         f.write("| case | detector on the GPU trace | CPU trace agrees | detector race lines | racecheck hazard "
-                "lines | memcheck accesses (of the detector's outside N and P) |\n|---|---|---|---|---|---|\n")
+                "lines | memcheck accesses (of the detector's outside global arrays) |\n|---|---|---|---|---|---|\n")
         f.write("\n".join(rows) + "\n")
     with open(os.path.join(out, "races.json"), "w") as f:
         json.dump(results, f, indent=1)

@@ -79,6 +79,16 @@ std::string oneLine(const Trace& t, const ProblemReport& p) {
            std::to_string(a.step) + " -> " + std::to_string(b.step);
 }
 
+const char* spaceText(Space s) {
+    switch (s) {
+    case Space::Global: return "global";
+    case Space::Shared: return "shared";
+    case Space::Constant: return "constant";
+    case Space::Register: return "register";
+    }
+    return "global";
+}
+
 Json accessJson(const Trace& t, const ProblemAccess& a) {
     if (!a.valid()) return nullptr;
     const Dim3 block = t.blocks[a.block].block;
@@ -130,6 +140,7 @@ int runCheck(const CheckOptions& o) {
             Json item{{"kind", problemKindKey(p.kind)},
                       {"order", hazardOrderName(p.order)},
                       {"array", p.array < kArrayCount ? Json(t.arrays[p.array].name) : Json(nullptr)},
+                      {"space", p.array < kArrayCount ? Json(spaceText(t.arrays[p.array].space)) : Json(nullptr)},
                       {"index", p.index},
                       {"element", p.array < kArrayCount ? Json(elementName(t, p.array, p.index)) : Json(nullptr)},
                       {"first", accessJson(t, p.first)},
