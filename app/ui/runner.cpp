@@ -1,6 +1,8 @@
 #include "ui/runner.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "reference/reference.hpp"
 
@@ -13,6 +15,29 @@ double now() {
 }
 
 constexpr std::size_t kCachedInputs = 4;
+
+// The outputs the problem detector would call wrong: beyond float32 rounding
+// from the reference, or not a number (a race can leave shared memory's NaN
+// in an output, and a NaN compares as no difference at all).
+void findWrongOutputs(const Image& output, const std::vector<double>& expected, RunOutcome& outcome) {
+    const std::size_t n = std::min(output.data.size(), expected.size());
+    const std::size_t channels = static_cast<std::size_t>(std::max(output.channels, 1));
+    std::uint32_t lastPixel = ~0u;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float got = output.data[i];
+        const bool nan = std::isnan(got);
+        const double difference = nan ? 0.0 : std::abs(static_cast<double>(got) - expected[i]);
+        outcome.largestNumberDifference = std::max(outcome.largestNumberDifference, difference);
+        if (!nan && difference <= outcome.tolerance)
+            continue;
+        ++outcome.wrongCount;
+        outcome.nanCount += nan;
+        const auto pixel = static_cast<std::uint32_t>(i / channels);
+        if (pixel != lastPixel && outcome.wrongPixels.size() < RunOutcome::kMaxWrongListed)
+            outcome.wrongPixels.push_back(pixel);
+        lastPixel = pixel;
+    }
+}
 
 }  // namespace
 
@@ -201,6 +226,10 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     request.trace = job.trace;
     request.traceBlocks = job.traceBlocks;
     request.eventBudget = job.eventBudget;
+    request.check = job.check && job.trace;
+    request.drop = job.drop;
+    request.schedule = job.schedule;
+    request.seed = job.seed;
     // The app never stops at a failing GPU: the CPU executor runs the same
     // launch, and the outcome says what the GPU reported.
     request.fallbackToCpu = true;
@@ -221,6 +250,15 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
         const std::vector<double> expected = reference::convolve(image, job.mask);
         outcome.maxDifference = reference::maxAbsDifference(result->output.data, expected);
         outcome.tolerance = reference::float32Tolerance(image, job.mask);
+        findWrongOutputs(result->output, expected, outcome);
+        if (result->problems) {
+            outcome.problems = std::make_shared<const ProblemSet>(std::move(*result->problems));
+            outcome.problemsOfWholeLaunch = true;
+        } else if (job.trace && result->trace) {
+            // Only some blocks traced: each is checked on its own (a race
+            // between blocks, or a wrong output, needs them all).
+            outcome.problems = std::make_shared<const ProblemSet>(detectProblems(*result->trace));
+        }
         outcome.result = std::move(*result);
     }
     outcome.job = std::move(job);

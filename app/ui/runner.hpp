@@ -23,7 +23,9 @@
 #include <vector>
 
 #include "api/runner.hpp"
+#include "core/barrier_drop.hpp"
 #include "core/image.hpp"
+#include "trace/problems.hpp"
 #include "ui/inputs.hpp"
 
 namespace tilescope::ui {
@@ -41,6 +43,14 @@ struct RunJob {
     bool trace = false;
     std::vector<Dim3> traceBlocks;
     std::size_t eventBudget = 20'000'000;
+    // Trace every block and run the problem detector, wrong results included
+    // (RunRequest::check). A trace of some blocks only is checked too, block
+    // by block, without the wrong results (RunOutcome::problemsOfWholeLaunch).
+    bool check = false;
+    // The race demonstration: barriers left out, and the order warps run in.
+    BarrierDrop drop;
+    Schedule schedule = Schedule::InOrder;
+    unsigned seed = 1;
 };
 
 struct RunOutcome {
@@ -50,8 +60,21 @@ struct RunOutcome {
     std::optional<Error> inputError;     // the input could not be loaded
     std::optional<Error> runError;       // the kernel could not run (or was cancelled)
     std::optional<RunResult> result;     // output, backend, time, plan (and trace when asked)
-    double maxDifference = 0.0;          // largest |output - reference|
+    double maxDifference = 0.0;          // largest |output - reference| (infinite where an output is NaN)
     double tolerance = 0.0;              // what float32 rounding allows
+    // Outputs that differ from the reference beyond the tolerance, or are not
+    // a number: how many, and which (pixel indices, row-major, at most
+    // kMaxWrongListed; an element wrong in several channels is listed once).
+    std::size_t wrongCount = 0;
+    std::size_t nanCount = 0;
+    double largestNumberDifference = 0.0;  // the largest |output - reference| of the outputs that are numbers
+    std::vector<std::uint32_t> wrongPixels;
+    static constexpr std::size_t kMaxWrongListed = 1 << 20;
+    // Traced runs: what the problem detector found in the trace; null when
+    // nothing was traced. Over the whole launch (with wrong results) when
+    // every block was traced, else over the traced blocks only.
+    std::shared_ptr<const ProblemSet> problems;
+    bool problemsOfWholeLaunch = false;
     double wallSeconds = 0.0;            // load + run + check
     bool cancelled = false;
 };
