@@ -452,6 +452,8 @@ void App::updateCheckAndSubmit() {
     job.block = setup.block;
     job.backend = setup.backend;
     job.whatIf = setup.whatIf;
+    job.drop = barrierDropOf(setup);
+    job.schedule = setup.schedule;
     m_submittedId = m_runner->submit(std::move(job));
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,12 @@ struct SetupState {
     bool whatIf = false;              // let the CPU executor run past the GPU's limits
     Backend backend = Backend::Cpu;   // Cpu or Cuda (the app chooses explicitly)
     InputSpec input;
+    // The race demonstration: the lines of the kernel whose __syncthreads()
+    // is left out (the Source panel's check boxes), for the result and the
+    // trace alike; cleared when the kernel changes. The warp order the CPU
+    // executor runs a block in (Reverse by default once a barrier is dropped).
+    std::vector<unsigned> droppedBarriers;
+    Schedule schedule = Schedule::InOrder;
     bool operator==(const SetupState&) const = default;
 };
 
@@ -36,6 +43,7 @@ struct ViewState {
     std::optional<std::array<int, 2>> selectedOutput;  // P element (x, y); y = 0 for 1D
     std::optional<long long> step;                     // position in the trace
     std::string compareKernel;                         // empty: no compare mode
+    std::optional<std::size_t> problem;                // --problem N: jump to the N-th problem, as a click would
 };
 
 struct PanelVisibility {
@@ -51,6 +59,7 @@ struct PanelVisibility {
     bool source = true;
     bool counts = true;
     bool hardware = false;  // the SMs' timeline of an instrumented GPU run
+    bool problems = true;   // races, accesses outside the arrays, wrong outputs
 };
 
 // What persists between runs (besides ImGui's own imgui.ini for window places).

@@ -1,5 +1,6 @@
 #include "ui/settings.hpp"
 
+#include <algorithm>
 #include <utility>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -55,10 +56,12 @@ std::filesystem::path defaultConfigDirectory() {
 
 // The panels whose visibility persists (the help overlay always starts closed).
 constexpr std::pair<const char*, bool PanelVisibility::*> kPersistedPanels[] = {
-    {"setup", &PanelVisibility::setup},   {"result", &PanelVisibility::result}, {"device", &PanelVisibility::device},
-    {"grid", &PanelVisibility::grid},     {"threads", &PanelVisibility::threads}, {"shared", &PanelVisibility::shared},
-    {"output", &PanelVisibility::output}, {"source", &PanelVisibility::source}, {"counts", &PanelVisibility::counts},
-    {"hardware", &PanelVisibility::hardware},
+    {"setup", &PanelVisibility::setup},       {"result", &PanelVisibility::result},
+    {"device", &PanelVisibility::device},     {"grid", &PanelVisibility::grid},
+    {"threads", &PanelVisibility::threads},   {"shared", &PanelVisibility::shared},
+    {"output", &PanelVisibility::output},     {"source", &PanelVisibility::source},
+    {"counts", &PanelVisibility::counts},     {"hardware", &PanelVisibility::hardware},
+    {"problems", &PanelVisibility::problems},
 };
 
 std::string settingsToJson(const Settings& s) {
@@ -82,6 +85,8 @@ std::string settingsToJson(const Settings& s) {
     js["whatIf"] = setup.whatIf;
     js["backend"] = std::string(backendKey(setup.backend));
     js["input"] = std::move(input);
+    js["droppedBarriers"] = setup.droppedBarriers;
+    js["schedule"] = std::string(scheduleName(setup.schedule));
 
     json panels = json::object();
     for (const auto& [name, flag] : kPersistedPanels) panels[name] = s.panels.*flag;
@@ -133,6 +138,17 @@ Result<Settings> settingsFromJson(const std::string& text) {
         setup.input.height = std::clamp(field(*in, "height", setup.input.height), 1, kMaxInputEdge);
         setup.input.fitFile = field(*in, "fitFile", setup.input.fitFile);
     }
+    // Barriers of the kernel's own lines only (a file of an older kernel may name others).
+    if (auto d = js.find("droppedBarriers"); d != js.end() && d->is_array()) {
+        const std::vector<unsigned> lines = barrierLines(*findKernel(setup.kernel));
+        for (const json& v : *d)
+            if (v.is_number_unsigned() && std::find(lines.begin(), lines.end(), v.get<unsigned>()) != lines.end() &&
+                std::find(setup.droppedBarriers.begin(), setup.droppedBarriers.end(), v.get<unsigned>()) ==
+                    setup.droppedBarriers.end())
+                setup.droppedBarriers.push_back(v.get<unsigned>());
+    }
+    if (!scheduleFromName(field<std::string>(js, "schedule", ""), setup.schedule))
+        setup.schedule = setup.droppedBarriers.empty() ? Schedule::InOrder : Schedule::Reverse;
     return s;
 }
 

@@ -1,5 +1,6 @@
 #include "ui/setup_rules.hpp"
 
+#include <algorithm>
 #include <string_view>
 
 #include "api/runner.hpp"
@@ -42,6 +43,11 @@ SetupState demoSetup(const GpuStatus& gpu) {
 }
 
 void adaptToKernel(SetupState& s, const KernelInfo& previous, const KernelInfo& next) {
+    // The lines of another kernel's barriers mean nothing to this one.
+    if (previous.id != next.id) {
+        s.droppedBarriers.clear();
+        s.schedule = Schedule::InOrder;
+    }
     if (previous.dims == next.dims)
         return;
     s.block = defaultBlock(next);
@@ -60,6 +66,17 @@ void adaptToKernel(SetupState& s, const KernelInfo& previous, const KernelInfo& 
         if (next.dims == 1 && !bookArray)
             s.input.source = InputSource::BookOneToSeven;
     }
+}
+
+BarrierDrop barrierDropOf(const SetupState& s) {
+    BarrierDrop drop;
+    const KernelInfo* k = findKernel(s.kernel);
+    if (!k || s.droppedBarriers.empty())
+        return drop;
+    for (unsigned line : barrierLines(*k))
+        if (std::find(s.droppedBarriers.begin(), s.droppedBarriers.end(), line) != s.droppedBarriers.end())
+            drop.lines.push_back(line);
+    return drop;
 }
 
 Result<Mask> currentMask(const SetupState& s) {

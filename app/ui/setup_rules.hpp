@@ -33,6 +33,10 @@ SetupState demoSetup(const GpuStatus& gpu);
 // number of dimensions changes. Files and compatible choices stay.
 void adaptToKernel(SetupState& setup, const KernelInfo& previous, const KernelInfo& next);
 
+// The barriers the set-up drops: those of its list that are lines of its
+// kernel's __syncthreads(), in the order of the source.
+BarrierDrop barrierDropOf(const SetupState& setup);
+
 // The mask the set-up describes, or why there is none.
 Result<Mask> currentMask(const SetupState& setup);
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include "api/kernels.hpp"
@@ -43,7 +44,8 @@ std::optional<Dim3> blockOfOutput(const LaunchPlan& plan, int x, int y) {
 bool sameLaunch(const RunJob& a, const RunJob& b) {
     return a.kernel == b.kernel && a.input == b.input && a.mask.values == b.mask.values &&
            a.mask.width == b.mask.width && a.block == b.block && a.whatIf == b.whatIf &&
-           a.eventBudget == b.eventBudget && a.backend == b.backend;
+           a.eventBudget == b.eventBudget && a.backend == b.backend && a.drop == b.drop && a.schedule == b.schedule &&
+           a.seed == b.seed;
 }
 
 bool sameBlocks(const std::vector<Dim3>& a, const std::vector<Dim3>& b) {
@@ -53,6 +55,13 @@ bool sameBlocks(const std::vector<Dim3>& a, const std::vector<Dim3>& b) {
         if (a[i].x != b[i].x || a[i].y != b[i].y || a[i].z != b[i].z)
             return false;
     return true;
+}
+
+// "block (1,0)", "block 3"
+std::string blockName(const Trace& trace, Dim3 b) {
+    if (trace.dims() == 1)
+        return "block " + std::to_string(b.x);
+    return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + ")";
 }
 
 }  // namespace
@@ -79,6 +88,7 @@ TraceSession::TraceSession(App& app) : m_app(app) {
     }
     m_selected = app.view().selectedOutput;
     m_pendingStep = app.view().step;
+    m_pendingProblem = app.view().problem;
     m_lastTime = seconds();
 }
 
@@ -196,6 +206,11 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     job.whatIf = setup.whatIf;
     job.trace = true;
     job.eventBudget = m_app.eventBudget();
+    // The set-up's barriers dropped (the lines are its kernel's: the kernel
+    // compared with keeps all of its own), and the warp order.
+    if (kernel == setup.kernel)
+        job.drop = barrierDropOf(setup);
+    job.schedule = setup.schedule;
     const auto shape = m_app.runner().knownShape(setup.input, info->dims);
     const long long cells = shape ? static_cast<long long>(shape->width) * shape->height : kTraceWholeCells + 1;
     if (run.overBudget && !sameLaunch(*run.overBudget, job))
@@ -208,6 +223,9 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
                 block = *b;
         job.traceBlocks = {block};
     }
+    // A whole launch is checked for problems, wrong outputs included; one
+    // block is checked on its own when it comes in (Runner::execute).
+    job.check = job.traceBlocks.empty();
     if (run.submitted && sameLaunch(*run.submitted, job) && sameBlocks(run.submitted->traceBlocks, job.traceBlocks))
         return;
     run.kernel = kernel;
@@ -261,8 +279,18 @@ void TraceSession::install(int i, std::shared_ptr<const TraceModel> built, std::
         if (i == 1 || (m_compareOn && m_runs[1]->replay))
             alignSecondRun();
     }
-    if (i == 0)
+    if (i == 0) {
         m_pendingStep.reset();
+        if (m_pendingProblem && run.replay) {
+            const ProblemSet* set = problems();
+            if (set && *m_pendingProblem < set->items.size())
+                selectProblem(*m_pendingProblem);
+            else
+                std::fprintf(stderr, "tilescope: --problem %zu: the trace has %zu problem%s listed\n",
+                             *m_pendingProblem, set ? set->items.size() : 0, set && set->items.size() == 1 ? "" : "s");
+        }
+        m_pendingProblem.reset();
+    }
 }
 
 void TraceSession::alignSecondRun() {
@@ -301,6 +329,9 @@ void TraceSession::showFile(const std::shared_ptr<const Trace>& file) {
     result.backendReason = "a trace file";
     result.plan = trace.plan;
     outcome->result = std::move(result);
+    // Races and accesses outside the arrays, from the file's events alone
+    // (its outputs are not compared with a reference: N may be known only in part).
+    outcome->problems = std::make_shared<const ProblemSet>(detectProblems(trace));
 
     const std::size_t cells = arrays.inputRead.size();
     m_fileNote = "Trace file " + std::filesystem::path(m_app.openedTracePath()).filename().string() + " (" +
@@ -355,6 +386,12 @@ void TraceSession::resolveSelection(int i) {
     }
     if (!replay)
         return;
+    // A thread chosen for this selection (a click, a problem) stays chosen.
+    const std::array<int, 2> at{x, y};
+    if (run.threadFor == at && run.threadReplay == replay)
+        return;
+    run.threadFor = at;
+    run.threadReplay = replay;
     // The thread that writes P(x, y).
     const int index = p.indexOf(x, y);
     for (unsigned t = 0; t < replay->threadCount(); ++t)
@@ -388,6 +425,107 @@ void TraceSession::selectThread(int i, unsigned t) {
         if (m_compareOn)
             resolveSelection(1 - i);
     }
+    run.threadFor = m_selected;
+    run.threadReplay = run.replay;
+}
+
+void TraceSession::selectBlockThread(int i, std::size_t block, unsigned thread) {
+    TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
+    if (!run.model || block >= run.model->blockCount())
+        return;
+    const BlockReplay& replay = run.model->block(block);
+    if (thread >= replay.threadCount())
+        return;
+    // An output element of the block selects it: the thread's own, or (for a
+    // thread that writes none) the one nearest its place in the block.
+    int x = 0, y = 0;
+    if (const int output = replay.thread(thread).output; output >= 0) {
+        const auto c = run.model->trace().arrays[kArrayOutput].coords(output);
+        x = c.x;
+        y = c.y;
+    } else {
+        const Rect& r = replay.geometry().computed;
+        if (r.empty())
+            return;
+        const Dim3 t = replay.threadCoords(thread);
+        x = std::clamp(r.x0 + static_cast<int>(t.x), r.x0, r.x1 - 1);
+        y = std::clamp(r.y0 + static_cast<int>(t.y), r.y0, r.y1 - 1);
+    }
+    m_selected = std::array<int, 2>{x, y};
+    m_app.view().selectedOutput = m_selected;
+    for (int k = 0; k < runCount(); ++k)
+        resolveSelection(k);
+    if (run.replay != &replay)
+        return;  // another block computes that element (not expected): leave the selection as it resolved
+    run.thread = thread;
+}
+
+// [SECTION] Problems
+
+const ProblemSet* TraceSession::problems() const {
+    const TracedRun& run = *m_runs[0];
+    return run.model && run.outcome ? run.outcome->problems.get() : nullptr;
+}
+
+bool TraceSession::problemsOfWholeLaunch() const {
+    const TracedRun& run = *m_runs[0];
+    return run.model && run.outcome && run.outcome->problems && run.outcome->problemsOfWholeLaunch;
+}
+
+std::string TraceSession::problemsScope() const {
+    const TracedRun& run = *m_runs[0];
+    if (!problems() || problemsOfWholeLaunch())
+        return {};
+    const Trace& trace = run.model->trace();
+    if (m_file)
+        return "The trace file's " + std::to_string(trace.blocks.size()) + " of " +
+               std::to_string(trace.plan.grid.count()) +
+               " blocks were checked; its outputs are not compared with a reference.";
+    std::string blocks;
+    for (const BlockEvents& b : trace.blocks)
+        blocks += (blocks.empty() ? "" : ", ") + blockName(trace, b.block);
+    return "Only " + blocks +
+           " was checked (the whole launch is too large to trace): races between blocks and "
+           "wrong outputs are not looked for here.";
+}
+
+std::optional<std::size_t> TraceSession::selectedProblemIndex() const {
+    const ProblemSet* set = problems();
+    if (!m_problem || !set || set != m_problemSet.get() || *m_problem >= set->items.size())
+        return std::nullopt;
+    return m_problem;
+}
+
+const ProblemReport* TraceSession::selectedProblem() const {
+    const auto index = selectedProblemIndex();
+    return index ? &problems()->items[*index] : nullptr;
+}
+
+void TraceSession::selectProblem(std::size_t index) {
+    TracedRun& run = *m_runs[0];
+    const ProblemSet* set = problems();
+    if (!set || index >= set->items.size())
+        return;
+    const ProblemReport& p = set->items[index];
+    m_problem = index;
+    m_problemSet = run.outcome->problems;
+    m_playing = false;
+    const ProblemAccess& at = p.at();
+    if (!at.valid() || at.block >= run.model->blockCount()) {
+        if (p.kind == ProblemKind::WrongResult)
+            selectOutput(p.x, p.y);  // no thread wrote it: the element itself
+        return;
+    }
+    selectBlockThread(0, at.block, at.thread);
+    if (!run.replay || run.replay->blockIndex() != at.block)
+        return;
+    // Just after the later of the two accesses: both have happened.
+    Cursor c = run.replay->positionOf(at.event) + 1;
+    if (p.first.valid() && p.first.block == at.block)
+        c = std::max(c, run.replay->positionOf(p.first.event) + 1);
+    run.cursor = std::min(c, run.replay->size());
+    if (m_compareOn)
+        alignSecondRun();
 }
 
 void TraceSession::setCursor(int i, Cursor c) {

@@ -49,6 +49,10 @@ struct TracedRun {
     const BlockReplay* replay = nullptr;  // the selected block, when traced
     Cursor cursor = 0;
     unsigned thread = 0;  // selected thread (linear index in the block)
+    // The selection and block the thread was chosen for: while they stay,
+    // the thread stays (a thread that writes no output can be selected).
+    std::optional<std::array<int, 2>> threadFor;
+    const BlockReplay* threadReplay = nullptr;
 
     // Built on the runner's thread, picked up by the UI.
     std::mutex mutex;
@@ -89,9 +93,29 @@ public:
     // The step-through views show a trace file, not a trace of the set-up.
     bool showingFile() const { return m_file != nullptr; }
 
+    // [SECTION] Problems (of run 0: the set-up's kernel, or the trace file)
+    // What the problem detector found in run 0's trace; null before the first trace.
+    const ProblemSet* problems() const;
+    // Every block was traced and checked, and the output against the
+    // reference; otherwise only the traced block(s), without wrong results.
+    bool problemsOfWholeLaunch() const;
+    // What was checked, when it is not the whole launch (empty otherwise).
+    std::string problemsScope() const;
+    // The problem selected last (an index into problems()->items), while
+    // run 0 still shows the trace it was found in; nullopt otherwise.
+    std::optional<std::size_t> selectedProblemIndex() const;
+    const ProblemReport* selectedProblem() const;
+
     // [SECTION] What panels change
     void selectOutput(int x, int y);       // selects the block and thread that compute P(x, y)
     void selectThread(int i, unsigned t);  // in run i's selected block
+    // Run i's block `block` (an index into its trace's blocks) and thread
+    // `thread` of it, whether or not the thread writes an output.
+    void selectBlockThread(int i, std::size_t block, unsigned thread);
+    // Jumps to problem `index` of problems(), as a click in the Problems
+    // panel does: its block, the thread of its second access (or of its only
+    // one), the cursor just after the later access; the views then mark it.
+    void selectProblem(std::size_t index);
     void stepForward();
     void stepBack();
     void nextPhase();
@@ -124,6 +148,9 @@ private:
     bool m_compareOn = false;
     std::optional<std::array<int, 2>> m_selected;
     std::optional<long long> m_pendingStep;  // --step, applied when the trace arrives
+    std::optional<std::size_t> m_pendingProblem;     // --problem, likewise
+    std::optional<std::size_t> m_problem;            // the selected problem...
+    std::shared_ptr<const ProblemSet> m_problemSet;  // ...of this set
     bool m_playing = false;
     float m_speed = 8.0f;
     double m_playCarry = 0.0;
