@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilescope::ui {
@@ -20,6 +21,11 @@ public:
 
     // `text`: what the rectangle says, for message boxes.
     void record(std::string name, ImVec2 min, ImVec2 max, std::string text = {});
+    // The window being drawn (between ImGui::Begin and End), whole.
+    void recordWindow(std::string name) {
+        const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        record(std::move(name), at, {at.x + size.x, at.y + size.y});
+    }
 
     // {"framebuffer": [w, h], "scale": s, "items": [{"name", "rect": [x0, y0, x1, y1], "text"}, ...]}
     // in framebuffer pixels.

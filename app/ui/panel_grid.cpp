@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -263,6 +264,40 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
         const int sy = trace.dims() == 2 ? (*sel)[1] : 0;
         draw->AddRect(cellMin((*sel)[0], sy), cellMax((*sel)[0], sy), palette.selection, 0.0f, 0, line * 3.0f);
     }
+    // The selected problem, when it is in this block: the cell of N its
+    // element stands for, outlined; each of its threads, at the cell it
+    // loads, framed inside.
+    bool problemElement = false, problemThreadsShown = false;
+    if (const ProblemReport* problem = runIndex == 0 ? session.selectedProblem() : nullptr) {
+        const ProblemThreads marked = problemThreads(*problem, replay);
+        if (marked.any()) {
+            const float thick = std::max(2.0f, std::min(cell * 0.16f, line * 3.0f));
+            std::optional<ArrayInfo::Coords> element;
+            if (problem->array == kArrayShared && problem->index >= 0 && problem->index < replay.sharedSize()) {
+                ArrayInfo::Coords c{};
+                replay.sharedCell(problem->index, c.x, c.y);
+                element = c;
+            } else if (problem->array == kArrayInput && problem->index >= 0 && problem->index < n.size) {
+                element = n.coords(problem->index);
+            }
+            if (element) {
+                problemOutline(draw, theme, cellMin(element->x, element->y), cellMax(element->x, element->y),
+                               palette.problem, thick);
+                problemElement = true;
+            }
+            for (const std::optional<unsigned>& t : {marked.first, marked.second}) {
+                if (!t)
+                    continue;
+                if (const auto home = homeInputCell(replay, *t)) {
+                    const ImVec2 a = cellMin(home->x, home->y), b = cellMax(home->x, home->y);
+                    const float inset = thick * 1.5f;
+                    problemOutline(draw, theme, {a.x + inset, a.y + inset}, {b.x - inset, b.y - inset},
+                                   palette.problemArrow, thick);
+                    problemThreadsShown = true;
+                }
+            }
+        }
+    }
     draw->PopClipRect();
 
     if (runIndex == 0) {
@@ -316,6 +351,10 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
             legend.addSwatch(palette.loadedByBlock, "loaded by the block");
         if (anyThreadLoad)
             legend.addSwatch(palette.loadedByThread, "loaded by the thread (ring)");
+        if (problemElement)
+            legend.addSwatch(palette.problem, kProblemElementLabel);
+        if (problemThreadsShown)
+            legend.addSwatch(palette.problemArrow, kProblemThreadsLabel);
     }
 }
 

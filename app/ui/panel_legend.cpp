@@ -19,6 +19,10 @@ void LegendPanel::addColourBar(std::string label, gfx::ColorMap map, float low, 
 }
 
 void LegendPanel::addSwatch(ImU32 colour, std::string label) {
+    // Several views draw the same mark (the selected problem's): explained once.
+    for (const Swatch& s : m_swatches)
+        if (s.colour == colour && s.label == label)
+            return;
     m_swatches.push_back({colour, std::move(label)});
 }
 

@@ -3,11 +3,17 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "ui/app.hpp"
 #include "ui/image_view.hpp"
+#include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
+#include "ui/widgets.hpp"
 
 namespace tilescope::ui {
 
@@ -29,6 +35,13 @@ void OutputPanel::draw(bool* open) {
                     g.computed.y0, g.computed.y1 - 1, g.computed.x0, g.computed.x1 - 1);
     else
         ImGui::Text("block %u writes P[%d] to P[%d]", replay->block().x, g.computed.x0, g.computed.x1 - 1);
+    if (run.outcome->wrongCount > 0) {
+        char text[160];
+        std::snprintf(text, sizeof text, "%zu of %zu outputs differ from the reference (outlined%s)",
+                      run.outcome->wrongCount, output.data.size(), run.outcome->nanCount ? "; grey: not a number" : "");
+        colouredText(theme.palette.error, text);
+        m_app.probe().record("output.wrong", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
+    }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float cell = std::clamp(std::min(avail.x / static_cast<float>(width), avail.y / static_cast<float>(height)),
                                   1.0f, theme.fontPixels * 3.0f);
@@ -42,15 +55,31 @@ void OutputPanel::draw(bool* open) {
             if (!v)
                 continue;
             const ImVec2 a{origin.x + cell * x, origin.y + cell * y}, b{a.x + cell, a.y + cell};
-            const ImU32 fill = mapping.colour(*v);
+            // Not a number (a race can leave shared memory's NaN in P): no colour of the map.
+            const bool nan = std::isnan(*v);
+            const ImU32 fill = nan ? IM_COL32(90, 90, 90, 255) : mapping.colour(*v);
             draw->AddRectFilled(a, b, fill);
             if (cell >= theme.fontPixels * 2.2f)
-                cellLabel(draw, theme, a, b, shortValue(*v).c_str(), textOver(fill));
+                cellLabel(draw, theme, a, b, nan ? "NaN" : shortValue(*v).c_str(), textOver(fill));
         }
     draw->AddRect({origin.x + cell * g.computed.x0, origin.y + cell * g.computed.y0},
                   {origin.x + cell * g.computed.x1, origin.y + cell * g.computed.y1}, palette.outputTile, 0.0f, 0,
                   std::max(2.0f, theme.lineWidth * 2.0f));
     draw->AddRect(origin, {origin.x + cell * width, origin.y + cell * height}, palette.frame, 0.0f, 0, theme.lineWidth);
+    m_app.probe().record("output.cell0", origin, {origin.x + cell, origin.y + cell}, std::to_string(width));
+    // Every output that differs from the reference (in any block: the whole
+    // launch ran), outlined over whatever the cursor has drawn so far.
+    const std::vector<std::uint32_t>& wrong = run.outcome->wrongPixels;
+    if (!wrong.empty() && output.width == width && markWrongOutputs(wrong.size(), cell)) {
+        for (std::uint32_t pixel : wrong) {
+            const int x = static_cast<int>(pixel % static_cast<std::uint32_t>(width));
+            const int y = static_cast<int>(pixel / static_cast<std::uint32_t>(width));
+            const ImVec2 a{origin.x + cell * x, origin.y + cell * y};
+            wrongOutputMark(draw, theme, a, {a.x + cell, a.y + cell});
+        }
+        m_app.legend().addSwatch(palette.problem, kWrongOutputLabel);
+    }
+    m_app.probe().recordWindow("output.window");
     ImGui::End();
 }
 

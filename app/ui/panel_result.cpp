@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include "api/kernels.hpp"
 #include "ui/app.hpp"
 #include "ui/image_view.hpp"
 #include "ui/panel_legend.hpp"
+#include "ui/trace_draw.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {
@@ -24,16 +28,37 @@ struct Mapping {
 // value. Data with negative values (Sobel, sharpen): the diverging map,
 // symmetric about zero so that white always means 0.
 Mapping chooseMapping(const Image& image) {
-    if (image.data.empty())
+    // Over the values that are numbers (a race can leave NaN in the output).
+    float lo = INFINITY, hi = -INFINITY;
+    for (float v : image.data)
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (lo > hi)
         return {gfx::ColorMap::Sequential, 0.0f, 1.0f};
-    const auto [lo, hi] = std::minmax_element(image.data.begin(), image.data.end());
-    if (*lo < 0.0f) {
-        const float m = std::max(std::abs(*lo), std::abs(*hi));
+    if (lo < 0.0f) {
+        const float m = std::max(std::abs(lo), std::abs(hi));
         return {gfx::ColorMap::Diverging, -m, m};
     }
-    if (*hi - *lo < 1e-12f)
-        return {gfx::ColorMap::Sequential, *lo - 0.5f, *hi + 0.5f};  // one value: the middle colour
-    return {gfx::ColorMap::Sequential, *lo, *hi};
+    if (hi - lo < 1e-12f)
+        return {gfx::ColorMap::Sequential, lo - 0.5f, hi + 0.5f};  // one value: the middle colour
+    return {gfx::ColorMap::Sequential, lo, hi};
+}
+
+// The outputs that differ from the reference, outlined on the output image;
+// whether any mark was drawn.
+bool outlineWrong(const ImageViewPlacement& place, const std::vector<std::uint32_t>& pixels, const Theme& theme) {
+    if (pixels.empty() || place.width <= 0 || !markWrongOutputs(pixels.size(), place.cell))
+        return false;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    for (std::uint32_t pixel : pixels) {
+        ImVec2 a, b;
+        place.cellRect(static_cast<int>(pixel % static_cast<std::uint32_t>(place.width)),
+                       static_cast<int>(pixel / static_cast<std::uint32_t>(place.width)), a, b);
+        wrongOutputMark(draw, theme, a, b);
+    }
+    return true;
 }
 
 // Two-channel and four-channel data are not drawn as such: the kernels see
@@ -120,7 +145,9 @@ void ResultPanel::drawImages() {
     // Room for the captions above and the status lines below.
     const float line = ImGui::GetTextLineHeightWithSpacing();
     ImVec2 space = ImGui::GetContentRegionAvail();
-    space.y -= line * 3.5f;
+    // Two lines more when barriers are dropped or outputs are wrong: the status says so.
+    const bool more = m_shown && (m_shown->job.drop.any() || m_shown->wrongCount > 0);
+    space.y -= line * (more ? 5.5f : 3.5f);
     const float gap = theme.fontPixels * 1.5f;
     const float maxCell = theme.fontPixels * 5.0f;  // a 7-element array stays a row of readable cells
 
@@ -142,6 +169,7 @@ void ResultPanel::drawImages() {
             m_app.legend().addColourBar(label, image.map(), image.low(), image.high());
     };
 
+    bool markedWrong = false;
     const int w = std::max(m_inputImage.width(), m_outputImage.width());
     const int h = std::max(m_inputImage.height(), m_outputImage.height());
     if (oneD) {
@@ -157,6 +185,7 @@ void ResultPanel::drawImages() {
             const auto out =
                 drawImageView("output", m_outputImage, m_app.colorMapper(), m_output.get(), p.c_str(), cell, theme);
             m_app.probe().record("result.output", out.min, out.max());
+            markedWrong = outlineWrong(out, m_good->wrongPixels, theme);
             drawIndexRuler(out, theme);
         }
     } else {
@@ -175,12 +204,15 @@ void ResultPanel::drawImages() {
             const auto out =
                 drawImageView("output", m_outputImage, m_app.colorMapper(), m_output.get(), p.c_str(), cell, theme);
             m_app.probe().record("result.output", out.min, out.max());
+            markedWrong = outlineWrong(out, m_good->wrongPixels, theme);
             ImGui::EndGroup();
         }
     }
     legendFor("Input " + n, m_inputImage);
     if (!m_outputImage.empty())
         legendFor("Output " + p, m_outputImage);
+    if (markedWrong)
+        m_app.legend().addSwatch(theme.palette.problem, kWrongOutputLabel);
 }
 
 void ResultPanel::drawStatus() {
@@ -234,11 +266,47 @@ void ResultPanel::drawStatus() {
                            r.millis);
     else
         ImGui::TextWrapped("%s ran on %s in %.3f ms.", o.job.kernel.c_str(), backend, r.millis);
-    const bool agrees = o.maxDifference <= o.tolerance;
-    char text[200];
-    std::snprintf(text, sizeof text,
-                  "%s Largest difference from the double-precision reference: %.3g (float32 rounding allows %.3g).",
-                  agrees ? "\xE2\x9C\x93" : "\xE2\x9C\x97", o.maxDifference, o.tolerance);
+    // Barriers left out: a race demonstration, said in words.
+    if (o.job.drop.any()) {
+        std::string lines;
+        for (std::size_t i = 0; i < o.job.drop.lines.size(); ++i)
+            lines += (i == 0                             ? ""
+                      : i + 1 == o.job.drop.lines.size() ? " and "
+                                                         : ", ") +
+                     std::to_string(o.job.drop.lines[i]);
+        std::string dropped = o.job.drop.all ? "Every __syncthreads() dropped"
+                                             : std::string("__syncthreads() at line") +
+                                                   (o.job.drop.lines.size() > 1 ? "s " : " ") + lines + " dropped";
+        dropped += ": a race demonstration";
+        if (r.backend == Backend::Cpu)
+            dropped += std::string(" (warps run ") +
+                       (o.job.schedule == Schedule::InOrder   ? "in order"
+                        : o.job.schedule == Schedule::Reverse ? "in reverse order"
+                                                              : "in a random order") +
+                       ")";
+        dropped += ".";
+        colouredText(theme.palette.warning, dropped);
+        m_app.probe().record("result.dropped", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), dropped);
+    }
+    // A NaN differs by no number at all: the count of wrong outputs decides.
+    const bool agrees = o.wrongCount == 0 && o.maxDifference <= o.tolerance;
+    char text[320];
+    if (o.wrongCount > 0 && o.nanCount == o.wrongCount)
+        std::snprintf(text, sizeof text,
+                      "\xE2\x9C\x97 %zu of %zu outputs differ from the double-precision reference (outlined): "
+                      "they are not a number.",
+                      o.wrongCount, r.output.data.size());
+    else if (o.wrongCount > 0)
+        std::snprintf(text, sizeof text,
+                      "\xE2\x9C\x97 %zu of %zu outputs differ from the double-precision reference (outlined)%s; the "
+                      "largest difference is %.3g (float32 rounding allows %.3g).",
+                      o.wrongCount, r.output.data.size(),
+                      o.nanCount ? (", " + std::to_string(o.nanCount) + " of them not a number").c_str() : "",
+                      o.largestNumberDifference, o.tolerance);
+    else
+        std::snprintf(text, sizeof text,
+                      "%s Largest difference from the double-precision reference: %.3g (float32 rounding allows %.3g).",
+                      agrees ? "\xE2\x9C\x93" : "\xE2\x9C\x97", o.maxDifference, o.tolerance);
     colouredText(agrees ? theme.palette.good : theme.palette.error, text);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     m_app.probe().record("result.status", a, b, text);

@@ -274,6 +274,7 @@ void SetupPanel::drawLaunch() {
     helpMarker(
         "Lets the CPU executor run a block larger than any GPU allows (more than 1024 threads, or more shared "
         "memory than a block can have), to see what would happen.");
+    drawBarriers();
 
     if (check.plan) {
         const LaunchPlan& p = *check.plan;
@@ -291,6 +292,40 @@ void SetupPanel::drawLaunch() {
     } else if (!check.shape && check.inputProblem.empty()) {
         ImGui::TextDisabled("The launch is planned once the file has been read.");
     }
+}
+
+// The race demonstration: which barriers are dropped (the Source panel's
+// check boxes) and, once one is, the order the CPU executor runs warps in.
+void SetupPanel::drawBarriers() {
+    SetupState& setup = m_app.setup();
+    const BarrierDrop drop = barrierDropOf(setup);
+    if (!drop.any())
+        return;
+    const Theme& theme = m_app.theme();
+    std::string lines;
+    for (std::size_t i = 0; i < drop.lines.size(); ++i)
+        lines += (i == 0 ? "" : i + 1 == drop.lines.size() ? " and " : ", ") + std::to_string(drop.lines[i]);
+    colouredText(theme.palette.warning, "__syncthreads() dropped at line" +
+                                            std::string(drop.lines.size() > 1 ? "s " : " ") + lines +
+                                            " (the Source panel's margin)");
+    if (ImGui::SmallButton("keep every barrier")) {
+        setup.droppedBarriers.clear();
+        setup.schedule = Schedule::InOrder;
+        return;
+    }
+    const char* orders[] = {"in order", "reverse", "random"};  // Schedule's order
+    int order = static_cast<int>(setup.schedule);
+    ImGui::SetNextItemWidth(theme.fontPixels * 7.0f);
+    if (ImGui::Combo("warp order", &order, orders, 3))
+        setup.schedule = static_cast<Schedule>(order);
+    helpMarker(
+        "The order the CPU executor runs the warps of a block in between barriers. With a barrier dropped it "
+        "decides what each thread reads: a thread may read its neighbours' elements before they are "
+        "written, or after they are overwritten. A correct kernel gives the same result in every order.");
+    if (setup.backend == Backend::Cuda)
+        colouredText(theme.palette.muted,
+                     "On the GPU the warp scheduler chooses the order; this one is the CPU "
+                     "executor's.");
 }
 
 // [SECTION] Input

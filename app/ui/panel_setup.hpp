@@ -23,6 +23,7 @@ private:
     void drawMask();
     void drawMaskGrid();
     void drawLaunch();
+    void drawBarriers();
     void drawInput();
     void drawBackend();
     // A problem message in place, scrolled into view the frame it appears.

@@ -10,6 +10,7 @@
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
+#include "ui/widgets.hpp"
 
 namespace tilescope::ui {
 
@@ -19,17 +20,22 @@ void SharedPanel::draw(bool* open) {
     if (!beginStepThroughPanel("Shared and constant memory###shared", open, session.replay() && first.outcome, session))
         return;
     // In compare mode each kernel's tile and mask, one above the other.
-    bool ghostZero = false, unwritten = false;
-    stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share, ghostZero, unwritten); });
+    Seen seen;
+    stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share, seen); });
     const Palette& palette = m_app.theme().palette;
-    if (ghostZero && !m_app.panels().grid)
+    if (seen.ghostZero && !m_app.panels().grid)
         m_app.legend().addSwatch(palette.ghost, "ghost, stored 0");
-    if (unwritten)
+    if (seen.unwritten)
         m_app.legend().addSwatch(IM_COL32(40, 40, 40, 255), "shared, not written yet");
+    if (seen.problemElement)
+        m_app.legend().addSwatch(palette.problem, kProblemElementLabel);
+    if (seen.problemArrow)
+        m_app.legend().addSwatch(palette.problemArrow, kProblemThreadsLabel);
+    m_app.probe().recordWindow("shared.window");
     ImGui::End();
 }
 
-void SharedPanel::drawRun(int i, float height, bool& ghostZero, bool& unwritten) {
+void SharedPanel::drawRun(int i, float height, Seen& seen) {
     TraceSession& session = m_app.traceSession();
     const float top = ImGui::GetCursorScreenPos().y;
     const BlockReplay* replay = session.replay(i);
@@ -74,13 +80,13 @@ void SharedPanel::drawRun(int i, float height, bool& ghostZero, bool& unwritten)
             const ImVec2 b{a.x + cell, a.y + cell};
             const auto held = replay->sharedAt(i, cursor);
             if (!held) {
-                unwritten = true;
+                seen.unwritten = true;
                 draw->AddRectFilled(a, b, IM_COL32(40, 40, 40, 255));
                 draw->AddRect(a, b, palette.cellGrid);
                 continue;
             }
             const bool ghost = held->source < 0;
-            ghostZero |= ghost;
+            seen.ghostZero |= ghost;
             const ImU32 fill = ghost ? palette.ghost : mapping.colour(held->value);
             draw->AddRectFilled(a, b, fill);
             if (!ghost && held->kind == CellKind::Halo)
@@ -92,6 +98,47 @@ void SharedPanel::drawRun(int i, float height, bool& ghostZero, bool& unwritten)
         }
         m_app.probe().record(i == 0 ? "shared.cell0" : "shared.cell0." + std::to_string(i), origin,
                              {origin.x + cell, origin.y + cell}, std::to_string(columns));
+
+        // The selected problem, when it is in this block (run 0: the problems are the set-up kernel's).
+        const ProblemReport* problem = i == 0 ? session.selectedProblem() : nullptr;
+        const ProblemThreads threads = problem ? problemThreads(*problem, *replay) : ProblemThreads{};
+        if (problem && threads.any()) {
+            auto cellMin = [&](int e) {
+                return ImVec2{origin.x + cell * static_cast<float>(e % columns),
+                              origin.y + cell * static_cast<float>(e / columns)};
+            };
+            auto centre = [&](int e) {
+                const ImVec2 a = cellMin(e);
+                return ImVec2{a.x + cell * 0.5f, a.y + cell * 0.5f};
+            };
+            const float thick = std::max(2.0f, std::min(cell * 0.2f, theme.lineWidth * 3.0f));
+            const int element =
+                problem->array == kArrayShared && problem->index >= 0 && problem->index < size ? problem->index : -1;
+            if (element >= 0) {
+                const ImVec2 a = cellMin(element);
+                problemOutline(draw, theme, a, {a.x + cell, a.y + cell}, palette.problem, thick);
+                m_app.probe().record("shared.problem.element", a, {a.x + cell, a.y + cell},
+                                     elementName(trace, kArrayShared, element));
+                seen.problemElement = true;
+            }
+            // From the first access's thread to the second's, each at its own element.
+            const int from = threads.first ? homeSharedElement(*replay, *threads.first) : -1;
+            const int to = threads.second ? homeSharedElement(*replay, *threads.second) : -1;
+            const int a = from >= 0 ? from : element, b = to >= 0 ? to : element;
+            if (a >= 0 && b >= 0 && a < size && b < size && a != b) {
+                problemArrow(draw, theme, centre(a), centre(b), thick);
+                m_app.probe().record("shared.problem.arrow", centre(a), centre(b));
+                seen.problemArrow = true;
+            }
+            if (element >= 0 || seen.problemArrow) {
+                std::string caption = element >= 0 ? elementName(trace, kArrayShared, element) : std::string();
+                if (threads.first && threads.second && *threads.first != *threads.second)
+                    caption += (caption.empty() ? "" : ": ") + std::string("thread ") +
+                               threadName(*replay, *threads.first) + " \xE2\x86\x92 " +
+                               threadName(*replay, *threads.second);
+                colouredText(ImGui::ColorConvertU32ToFloat4(palette.problem), caption);
+            }
+        }
     }
 
     // The mask, with the tap in use.

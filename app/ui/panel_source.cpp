@@ -1,11 +1,14 @@
 #include "ui/panel_source.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // RenderCheckMark: a check box one text line high
 
 #include <algorithm>
 #include <string>
 #include <string_view>
 
+#include "api/kernels.hpp"
+#include "api/runner.hpp"
 #include "trace/sources.hpp"
 #include "ui/app.hpp"
 #include "ui/trace_draw.hpp"
@@ -51,6 +54,15 @@ void SourcePanel::drawRun(int i, float height) {
     ImGui::Separator();
 
     const std::string_view text = kernelSource(replay->trace().plan.kernel);
+    // Barriers can be dropped in the set-up's own kernel (not in the one it
+    // is compared with, nor in a trace file).
+    const SetupState& setup = m_app.setup();
+    const bool barriers =
+        i == 0 && !session.showingFile() && kernelInfo(replay->trace().plan.kernel).name == setup.kernel;
+    if (barriers && m_barrierKernel != setup.kernel) {
+        m_barrierKernel = setup.kernel;
+        m_barrierLines = barrierLines(kernelInfo(replay->trace().plan.kernel));
+    }
     const float codeHeight =
         std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f, height - (ImGui::GetCursorScreenPos().y - top));
     ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, false,
@@ -72,14 +84,73 @@ void SourcePanel::drawRun(int i, float height) {
             if (line != shownLine)
                 ImGui::SetScrollHereY(0.4f);
         }
+        drawMargin(static_cast<unsigned>(n), barriers);
+        ImGui::SameLine(0.0f, 0.0f);
         ImGui::TextDisabled("%3d", n);
         ImGui::SameLine();
         ImGui::TextUnformatted(body.data(), body.data() + body.size());
+        if (barriers && std::find(setup.droppedBarriers.begin(), setup.droppedBarriers.end(),
+                                  static_cast<unsigned>(n)) != setup.droppedBarriers.end()) {
+            // Dropped: the barrier struck through.
+            const std::size_t at = body.find("__syncthreads()");
+            if (at != std::string_view::npos) {
+                const ImVec2 start = ImGui::GetItemRectMin();
+                const float x0 = start.x + ImGui::CalcTextSize(body.data(), body.data() + at).x;
+                const float x1 = x0 + ImGui::CalcTextSize("__syncthreads();").x;
+                const float y = start.y + ImGui::GetTextLineHeight() * 0.55f;
+                draw->AddLine({x0, y}, {x1, y}, theme.palette.problem, std::max(2.0f, theme.lineWidth * 2.0f));
+            }
+        }
         start = end + 1;
     }
     shownLine = line;
     ImGui::PopFont();
     ImGui::EndChild();
+}
+
+void SourcePanel::drawMargin(unsigned line, bool barriers) {
+    const float size = ImGui::GetTextLineHeight();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    if (!barriers || std::find(m_barrierLines.begin(), m_barrierLines.end(), line) == m_barrierLines.end()) {
+        ImGui::Dummy({size * 1.3f, size});
+        return;
+    }
+    SetupState& setup = m_app.setup();
+    std::vector<unsigned>& dropped = setup.droppedBarriers;
+    const auto it = std::find(dropped.begin(), dropped.end(), line);
+    const bool kept = it == dropped.end();
+    ImGui::PushID(static_cast<int>(line));
+    // Drawn by hand, one text line high: a framed check box would make the line taller.
+    if (ImGui::InvisibleButton("##barrier", {size * 1.3f, size})) {
+        if (kept) {
+            // The first barrier dropped: warps run last to first, which
+            // shows the race (in order, a warp often finds its data in place).
+            if (dropped.empty())
+                setup.schedule = Schedule::Reverse;
+            dropped.push_back(line);
+            std::sort(dropped.begin(), dropped.end());
+        } else {
+            dropped.erase(it);
+            if (dropped.empty())
+                setup.schedule = Schedule::InOrder;
+        }
+    }
+    const bool hovered = ImGui::IsItemHovered();
+    ImGui::PopID();
+    const Theme& theme = m_app.theme();
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float inset = std::max(1.0f, size * 0.1f);
+    const ImVec2 a{at.x + inset, at.y + inset}, b{at.x + size - inset, at.y + size - inset};
+    const ImU32 ink = kept ? ImGui::GetColorU32(ImGuiCol_Text) : theme.palette.problem;
+    draw->AddRectFilled(a, b, ImGui::GetColorU32(hovered ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg));
+    draw->AddRect(a, b, ink, 0.0f, 0, std::max(1.0f, theme.lineWidth));
+    if (kept)
+        ImGui::RenderCheckMark(draw, {a.x + inset, a.y + inset}, ink, b.x - a.x - 2.0f * inset);
+    m_app.probe().record("source.barrier." + std::to_string(line), a, b, kept ? "kept" : "dropped");
+    if (hovered)
+        ImGui::SetTooltip(kept ? "__syncthreads() on line %u: untick to drop it (a race demonstration)"
+                               : "__syncthreads() on line %u is dropped: tick to put it back",
+                          line);
 }
 
 }  // namespace tilescope::ui

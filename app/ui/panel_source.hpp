@@ -1,9 +1,15 @@
 // The source view: the kernel as it ran, the selected thread's current line
 // highlighted, and the current event in words (BlockReplay::describe). In
 // compare mode, each kernel's, one above the other.
+//
+// Every line that holds a __syncthreads() has a check box in the margin:
+// unticking it drops that barrier (SetupState::droppedBarriers) for the
+// result and the trace alike, the classroom race demonstration.
 #pragma once
 
 #include <array>
+#include <string>
+#include <vector>
 
 namespace tilescope::ui {
 
@@ -16,8 +22,13 @@ public:
 
 private:
     void drawRun(int i, float height);
+    // The margin of line `line`: a check box when the set-up's kernel has a
+    // barrier there (`barriers`), else blank space of the same width.
+    void drawMargin(unsigned line, bool barriers);
 
     App& m_app;
+    std::string m_barrierKernel;           // the kernel m_barrierLines belong to
+    std::vector<unsigned> m_barrierLines;  // its lines that hold a __syncthreads()
     std::array<int, 2> m_shownLine{};  // per run: scroll to the current line when it changes
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "ui/app.hpp"
 #include "ui/panel_legend.hpp"
@@ -19,6 +20,7 @@ void ThreadsPanel::draw(bool* open) {
         return;
     // In compare mode each kernel's block, one above the other, stepping together.
     bool seen[16] = {};
+    m_problemShown = false;
     stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share, seen); });
 
     LegendPanel& legend = m_app.legend();
@@ -32,6 +34,9 @@ void ThreadsPanel::draw(bool* open) {
         if (on)
             legend.addSwatch(stateColour(palette, s), std::string("thread ") + threadStateName(s));
     }
+    if (m_problemShown)
+        legend.addSwatch(palette.problemArrow, kProblemThreadsLabel);
+    m_app.probe().recordWindow("threads.window");
     ImGui::End();
 }
 
@@ -123,6 +128,29 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
     }
     m_app.probe().record(i == 0 ? "threads.cell0" : "threads.cell0." + std::to_string(i), at(0),
                          {at(0).x + cell, at(0).y + cell}, std::to_string(columns));
+
+    // The selected problem's threads, when they are of this block: ringed,
+    // and an arrow from the first access's thread to the second's.
+    const ProblemReport* problem = i == 0 ? session.selectedProblem() : nullptr;
+    const ProblemThreads marked = problem ? problemThreads(*problem, *replay) : ProblemThreads{};
+    if (marked.any()) {
+        const float ring = std::max(2.0f, std::min(cell * 0.2f, theme.lineWidth * 3.0f));
+        auto centre = [&](unsigned t) {
+            const ImVec2 a = at(t);
+            return ImVec2{a.x + cell * 0.5f, a.y + cell * 0.5f};
+        };
+        for (const auto& [t, name] :
+             {std::pair{marked.first, "threads.problem.first"}, std::pair{marked.second, "threads.problem.second"}}) {
+            if (!t)
+                continue;
+            const ImVec2 a = at(*t);
+            problemOutline(draw, theme, a, {a.x + cell, a.y + cell}, palette.problemArrow, ring);
+            m_app.probe().record(name, a, {a.x + cell, a.y + cell}, threadName(*replay, *t));
+        }
+        if (marked.first && marked.second && *marked.first != *marked.second)
+            problemArrow(draw, theme, centre(*marked.first), centre(*marked.second), ring);
+        m_problemShown = true;
+    }
 
     if (hovered) {
         const ImVec2 m = ImGui::GetIO().MousePos;

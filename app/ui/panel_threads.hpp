@@ -2,7 +2,9 @@
 // its state at the cursor (loading, computing, switched off for the output,
 // idle, at a barrier, done; idle lanes of the last warp hatched), warps
 // outlined. A click selects a thread. In compare mode, each kernel's block,
-// one above the other.
+// one above the other. The two threads of the problem selected in the
+// Problems panel are ringed, with an arrow from the first access's thread to
+// the second's.
 #pragma once
 
 namespace tilescope::ui {
@@ -19,6 +21,7 @@ private:
     void drawRun(int i, float height, bool (&seen)[16]);
 
     App& m_app;
+    bool m_problemShown = false;  // this frame: the selected problem's threads are marked
 };
 
 }  // namespace tilescope::ui

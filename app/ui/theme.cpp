@@ -36,6 +36,9 @@ Palette lecturePalette() {
     p.switchedOff = rgb(0x7F7F7F);     // grey
     p.barrier = rgb(0xF0E442);         // yellow
     p.selection = rgb(0x000000);
+    p.problem = rgb(0xD10000);       // red: the one hue neither map nor overlay uses
+    p.problemArrow = rgb(0xA8009E);  // magenta, dark enough for a thin line on white
+    p.problemCasing = rgb(0xFFFFFF);
     p.cellGrid = IM_COL32(0, 0, 0, 110);
     p.frame = rgb(0x000000);
     p.error = rgbVec(0xA33A00);  // vermillion, darkened to read as text on white
@@ -58,6 +61,9 @@ Palette everydayPalette() {
     p.switchedOff = rgb(0x8C8C8C);
     p.barrier = rgb(0xF0E442);
     p.selection = rgb(0xFFFFFF);
+    p.problem = rgb(0xFF2A2A);
+    p.problemArrow = rgb(0xFF4DFF);
+    p.problemCasing = rgb(0x000000);
     p.cellGrid = IM_COL32(0, 0, 0, 90);
     p.frame = rgb(0xB0B0B0);
     p.error = rgbVec(0xFF8A5C);

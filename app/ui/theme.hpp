@@ -26,6 +26,16 @@ struct Palette {
     ImU32 switchedOff;
     ImU32 barrier;
     ImU32 selection;
+    // What went wrong (the Problems panel's marks): the element of a race and
+    // the outputs that differ from the reference are outlined in `problem`;
+    // an arrow in `problemArrow` runs from the thread of the first access to
+    // the thread of the second, and rings both threads. Neither hue is in the
+    // colour maps or among the overlays above; both are drawn thick, over a
+    // casing of `problemCasing`, so that lightness and shape carry them where
+    // hue does not (a projector, colour-blind eyes).
+    ImU32 problem;
+    ImU32 problemArrow;
+    ImU32 problemCasing;
     // Drawing of images and cells.
     ImU32 cellGrid;  // lines between cells
     ImU32 frame;     // the border around an array

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "ui/image_view.hpp"
 #include "ui/layout_probe.hpp"
@@ -18,16 +19,22 @@ ImU32 ValueMapping::colour(float value) const {
 }
 
 ValueMapping mappingOf(std::span<const float> values) {
-    if (values.empty())
+    // Over the values that are numbers (a race can leave NaN behind).
+    float lo = INFINITY, hi = -INFINITY;
+    for (float v : values)
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (lo > hi)
         return {};
-    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-    if (*lo < 0.0f) {
-        const float m = std::max(std::abs(*lo), std::abs(*hi));
+    if (lo < 0.0f) {
+        const float m = std::max(std::abs(lo), std::abs(hi));
         return {gfx::ColorMap::Diverging, -m, m};
     }
-    if (*hi - *lo < 1e-12f)
-        return {gfx::ColorMap::Sequential, *lo - 0.5f, *hi + 0.5f};
-    return {gfx::ColorMap::Sequential, *lo, *hi};
+    if (hi - lo < 1e-12f)
+        return {gfx::ColorMap::Sequential, lo - 0.5f, hi + 0.5f};
+    return {gfx::ColorMap::Sequential, lo, hi};
 }
 
 ImU32 textOver(ImU32 fill) {
@@ -137,6 +144,9 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::SliderInt("##cursor", &position, 0, static_cast<int>(replay->size()), label))
         session.setCursor(0, static_cast<Cursor>(position));
+    // The cursor and the block, for tests: "<cursor> <block index>".
+    probe.record("trace.cursor", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                 std::to_string(c) + " " + std::to_string(replay->blockIndex()));
     if (const std::string note = session.note(); !note.empty()) {
         colouredText(theme.palette.warning, note);
         probe.record("trace.note", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), note);
@@ -164,8 +174,9 @@ void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(
     }
 }
 
-bool beginStepThroughPanel(const char* title, bool* open, bool ready, const TraceSession& session) {
-    if (!ImGui::Begin(title, open)) {
+bool beginStepThroughPanel(const char* title, bool* open, bool ready, const TraceSession& session,
+                           ImGuiWindowFlags flags) {
+    if (!ImGui::Begin(title, open, flags)) {
         ImGui::End();
         return false;
     }
@@ -175,6 +186,105 @@ bool beginStepThroughPanel(const char* title, bool* open, bool ready, const Trac
         return false;
     }
     return true;
+}
+
+// [SECTION] The selected problem
+
+int homeSharedElement(const BlockReplay& replay, unsigned thread) {
+    for (const Event& e : replay.threadEvents(thread))
+        if (e.op == Op::Store && e.array == kArrayShared)
+            return e.index;
+    return -1;
+}
+
+std::optional<ArrayInfo::Coords> homeInputCell(const BlockReplay& replay, unsigned thread) {
+    const Trace& trace = replay.trace();
+    if (const int shared = homeSharedElement(replay, thread); shared >= 0 && shared < replay.sharedSize()) {
+        ArrayInfo::Coords c{};
+        replay.sharedCell(shared, c.x, c.y);
+        return c;
+    }
+    for (const Event& e : replay.threadEvents(thread))
+        if (e.op == Op::Load && e.array == kArrayInput && e.index >= 0 && e.index < trace.arrays[kArrayInput].size)
+            return trace.arrays[kArrayInput].coords(e.index);
+    if (const int output = replay.thread(thread).output; output >= 0)
+        return trace.arrays[kArrayOutput].coords(output);
+    return std::nullopt;
+}
+
+std::string threadName(const BlockReplay& replay, unsigned thread) {
+    const Dim3 c = replay.threadCoords(thread);
+    if (replay.trace().dims() == 1)
+        return std::to_string(c.x);
+    return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+}
+
+ProblemThreads problemThreads(const ProblemReport& p, const BlockReplay& replay) {
+    ProblemThreads t;
+    auto of = [&](const ProblemAccess& a) -> std::optional<unsigned> {
+        if (a.valid() && a.block == replay.blockIndex() && a.thread < replay.threadCount())
+            return a.thread;
+        return std::nullopt;
+    };
+    t.first = of(p.first);
+    t.second = of(p.second);
+    return t;
+}
+
+void problemOutline(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, ImU32 colour, float thickness) {
+    const float casing = std::max(1.0f, theme.lineWidth);
+    const float h = thickness * 0.5f;
+    draw->AddRect({a.x - h, a.y - h}, {b.x + h, b.y + h}, theme.palette.problemCasing, 0.0f, 0,
+                  thickness + 2.0f * casing);
+    draw->AddRect({a.x - h, a.y - h}, {b.x + h, b.y + h}, colour, 0.0f, 0, thickness);
+}
+
+void wrongOutputMark(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b) {
+    // On whole pixels: a frame two pixels wide stays crisp.
+    a = {std::floor(a.x + 0.5f), std::floor(a.y + 0.5f)};
+    b = {std::floor(b.x + 0.5f), std::floor(b.y + 0.5f)};
+    const float cell = b.x - a.x;
+    const float thick = std::clamp(cell * 0.2f, 2.0f, std::max(3.0f, theme.lineWidth * 3.0f));
+    if (cell < 3.0f * thick) {
+        draw->AddRectFilled(a, b, theme.palette.problem);
+        return;
+    }
+    const float h = thick * 0.5f;
+    draw->AddRect({a.x + h, a.y + h}, {b.x - h, b.y - h}, theme.palette.problem, 0.0f, 0, thick);
+}
+
+namespace {
+// ImGui fills anti-aliased polygons wound clockwise (on screen, y down).
+void triangle(ImDrawList* draw, ImVec2 a, ImVec2 b, ImVec2 c, ImU32 colour) {
+    const float cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+    if (cross < 0.0f)
+        std::swap(b, c);
+    draw->AddTriangleFilled(a, b, c, colour);
+}
+}  // namespace
+
+void problemArrow(ImDrawList* draw, const Theme& theme, ImVec2 from, ImVec2 to, float thickness) {
+    const float dx = to.x - from.x, dy = to.y - from.y;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    if (length < 1.0f)
+        return;
+    const ImVec2 u{dx / length, dy / length}, n{-u.y, u.x};
+    const float head = std::min(std::max(thickness * 3.5f, 9.0f), length * 0.6f);
+    const ImVec2 base{to.x - u.x * head, to.y - u.y * head};
+    const ImVec2 left{base.x + n.x * head * 0.5f, base.y + n.y * head * 0.5f};
+    const ImVec2 right{base.x - n.x * head * 0.5f, base.y - n.y * head * 0.5f};
+    const float casing = std::max(1.0f, theme.lineWidth);
+    const ImU32 under = theme.palette.problemCasing, over = theme.palette.problemArrow;
+    // The casing: the shaft and the head, a little larger, underneath.
+    draw->AddLine(from, base, under, thickness + 2.0f * casing);
+    const ImVec2 tip{to.x + u.x * casing * 1.5f, to.y + u.y * casing * 1.5f};
+    const ImVec2 left2{left.x + (n.x - u.x) * casing * 1.5f, left.y + (n.y - u.y) * casing * 1.5f};
+    const ImVec2 right2{right.x + (-n.x - u.x) * casing * 1.5f, right.y + (-n.y - u.y) * casing * 1.5f};
+    triangle(draw, tip, left2, right2, under);
+    draw->AddCircleFilled(from, thickness * 0.5f + casing, under);
+    draw->AddLine(from, base, over, thickness);
+    triangle(draw, to, left, right, over);
+    draw->AddCircleFilled(from, thickness * 0.5f, over);
 }
 
 }  // namespace tilescope::ui

@@ -6,10 +6,14 @@
 
 #include <imgui.h>
 
+#include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
+#include <string>
 
 #include "gfx/colormap.hpp"
+#include "trace/problems.hpp"
 #include "trace/trace_index.hpp"
 #include "ui/theme.hpp"
 
@@ -51,6 +55,46 @@ void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(
 // to draw (the window is then already ended, and says why when it is open:
 // "no trace yet", tracing, or what went wrong); when it returns true, the
 // caller draws and ends the window.
-bool beginStepThroughPanel(const char* title, bool* open, bool ready, const TraceSession& session);
+bool beginStepThroughPanel(const char* title, bool* open, bool ready, const TraceSession& session,
+                           ImGuiWindowFlags flags = 0);
+
+// [SECTION] The selected problem, as the views mark it (the Problems panel selects it)
+
+// Where a thread stands in the views: the shared element it stores first
+// (its own cell of the tile); -1 when it stores none.
+int homeSharedElement(const BlockReplay& replay, unsigned thread);
+// The cell of N a thread stands for: that of its shared element, else of its
+// first load of N, else its output element.
+std::optional<ArrayInfo::Coords> homeInputCell(const BlockReplay& replay, unsigned thread);
+
+// A thread of the block by its threadIdx: "(4,2)", or "37" in 1D.
+std::string threadName(const BlockReplay& replay, unsigned thread);
+
+// The threads of problem `p` in `replay`'s block: the thread of its first
+// access and of its second, where those are accesses of this block.
+struct ProblemThreads {
+    std::optional<unsigned> first, second;
+    bool any() const { return first || second; }
+};
+ProblemThreads problemThreads(const ProblemReport& p, const BlockReplay& replay);
+
+// What the legend calls the problem marks (the same words in every view).
+inline constexpr const char* kProblemElementLabel = "element of the selected problem";
+inline constexpr const char* kProblemThreadsLabel =
+    "threads of the selected problem (framed; arrow: first access \xE2\x86\x92 second)";
+inline constexpr const char* kWrongOutputLabel = "output that differs from the reference";
+
+// The problem marks: an outline of [a, b] and an arrow from `from` to `to`,
+// thick, over a casing that keeps them visible on any fill.
+void problemOutline(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, ImU32 colour, float thickness);
+void problemArrow(ImDrawList* draw, const Theme& theme, ImVec2 from, ImVec2 to, float thickness);
+// An output that differs from the reference: the cell [a, b] outlined inside
+// its edge in the problem colour (filled, when the cell is too small to show a frame).
+void wrongOutputMark(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b);
+// Whether the wrong outputs are marked one by one: not on cells too small to
+// see a mark, nor in numbers that would slow every frame (the text says how many).
+inline bool markWrongOutputs(std::size_t count, float cell) {
+    return cell >= 1.5f && count <= 65536;
+}
 
 }  // namespace tilescope::ui
