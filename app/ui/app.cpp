@@ -35,6 +35,7 @@
 #include "ui/panel_grid.hpp"
 #include "ui/panel_hardware.hpp"
 #include "ui/panel_output.hpp"
+#include "ui/panel_problems.hpp"
 #include "ui/panel_shared.hpp"
 #include "ui/panel_source.hpp"
 #include "ui/panel_threads.hpp"
@@ -166,6 +167,7 @@ Status App::open() {
     m_sourcePanel = std::make_unique<SourcePanel>(*this);
     m_countsPanel = std::make_unique<CountsPanel>(*this);
     m_hardwarePanel = std::make_unique<HardwarePanel>(*this);
+    m_problemsPanel = std::make_unique<ProblemsPanel>(*m_traceSession, m_theme, m_probe);
     m_window->onDrop([this](const std::vector<std::string>& paths) {
         if (!paths.empty())
             openInputFile(paths.front());
@@ -194,6 +196,7 @@ void App::close() {
         return;
     saveSettingsIfChanged(true);
     m_runner.reset();  // joins the worker before anything it could wake goes away
+    m_problemsPanel.reset();
     m_hardwarePanel.reset();
     m_countsPanel.reset();
     m_sourcePanel.reset();
@@ -501,6 +504,7 @@ void App::drawMenuBar() {
         ImGui::MenuItem("Source", nullptr, &m_settings.panels.source);
         ImGui::MenuItem("Counts", nullptr, &m_settings.panels.counts);
         ImGui::MenuItem("Hardware (SMs over time)", nullptr, &m_settings.panels.hardware);
+        ImGui::MenuItem("Problems (races, out of bounds, wrong outputs)", nullptr, &m_settings.panels.problems);
         ImGui::Separator();
         if (ImGui::MenuItem("Lecture-hall mode", "Ctrl+L", m_settings.lecture))
             setLecture(!m_settings.lecture);
@@ -537,8 +541,9 @@ App::Rect App::layoutSlot(Slot slot) const {
     const float left = std::clamp(width * 0.32f, std::min(m_theme.fontPixels * 22.0f, width * 0.5f), width * 0.45f);
     const float resultHeight = std::round(height * 0.70f);
     if (stepThroughShown()) {
-        // Setup narrower; then three columns: grid over counts; threads over
-        // shared (and output); result, source and device.
+        // Setup narrower; then three columns: grid over problems, counts
+        // and hardware; threads over shared (and output); result, source and
+        // device.
         const float setupWidth =
             m_settings.panels.setup
                 ? std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f)
@@ -553,34 +558,46 @@ App::Rect App::layoutSlot(Slot slot) const {
         const float b = middle ? std::round(rest * (right ? 0.25f : 0.40f)) : 0.0f;
         const float c = rest - a - b;
         const float x0 = viewport->Pos.x + setupWidth, x1 = x0 + a, x2 = x1 + b;
-        const float gridHeight = shown.counts || shown.hardware ? std::round(height * 0.60f) : height;
+        // The grid column: the grid on top, then the problems, then counts and
+        // hardware sharing what is left.
+        const bool below = shown.counts || shown.hardware;
+        const float gridHeight = !shown.grid ? 0.0f
+                                 : shown.problems || below
+                                     ? std::round(height * (shown.problems && below ? 0.55f : 0.60f))
+                                     : height;
+        const float problemsHeight =
+            shown.problems ? (below ? std::round((height - gridHeight) * 0.6f) : height - gridHeight) : 0.0f;
         const float threadsHeight =
             !shown.threads
                 ? 0.0f
                 : (shown.shared || shown.output ? std::round(height * (shown.output ? 0.34f : 0.40f)) : height);
-        const float sharedHeight =
-            shown.output ? std::round(height * (shown.threads ? 0.36f : 0.60f)) : height - threadsHeight;
-        const float resultH = m_settings.panels.result ? std::round(height * 0.30f) : 0.0f;
+        const float sharedHeight = !shown.shared  ? 0.0f
+                                   : shown.output ? std::round(height * (shown.threads ? 0.36f : 0.60f))
+                                                  : height - threadsHeight;
         const float deviceH = m_settings.panels.device ? std::round(height * 0.14f) : 0.0f;
+        const float resultH = !shown.result ? 0.0f : shown.source ? std::round(height * 0.30f) : height - deviceH;
         switch (slot) {
             case Slot::Left:
                 return {viewport->Pos.x, top, setupWidth, height};
             case Slot::Grid:
                 return {x0, top, a, gridHeight};
+            case Slot::Problems:
+                return {x0, top + gridHeight, a, std::max(problemsHeight, 1.0f)};
             case Slot::Counts: {
                 // Shares the grid column's bottom with the hardware panel.
-                const float h = height - gridHeight;
-                return {x0, top + gridHeight, a, m_settings.panels.hardware ? std::round(h * 0.5f) : h};
+                const float h = height - gridHeight - problemsHeight;
+                return {x0, top + gridHeight + problemsHeight, a,
+                        m_settings.panels.hardware ? std::round(h * 0.5f) : h};
             }
             case Slot::Hardware: {
-                const float h = height - gridHeight;
+                const float h = height - gridHeight - problemsHeight;
                 const float countsH = m_settings.panels.counts ? std::round(h * 0.5f) : 0.0f;
                 // The only step-through panel: all the width right of the set-up
                 // (left of the result and device panels when they are shown).
                 const PanelVisibility& p = m_settings.panels;
-                if (!(p.grid || p.threads || p.shared || p.output || p.source || p.counts))
+                if (!(p.grid || p.threads || p.shared || p.output || p.source || p.counts || p.problems))
                     return {x0, top, p.result || p.device ? a + b : rest, height};
-                return {x0, top + gridHeight + countsH, a, h - countsH};
+                return {x0, top + gridHeight + problemsHeight + countsH, a, h - countsH};
             }
             case Slot::Threads:
                 return {x1, top, b, threadsHeight};
@@ -676,6 +693,10 @@ void App::drawPanels() {
     if (panels.hardware) {
         placeNextWindow(Slot::Hardware, "Hardware###hardware");
         m_hardwarePanel->draw(&panels.hardware);
+    }
+    if (panels.problems) {
+        placeNextWindow(Slot::Problems, "Problems###problems");
+        m_problemsPanel->draw(&panels.problems);
     }
     m_legend->draw();
     if (panels.help)

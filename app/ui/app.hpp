@@ -50,6 +50,7 @@ class OutputPanel;
 class SourcePanel;
 class CountsPanel;
 class HardwarePanel;
+class ProblemsPanel;
 
 enum class AppMode { Interactive, Screenshot, Bench };
 
@@ -144,9 +145,22 @@ private:
     // follows it when the window, the fonts or the legend change size) until
     // the user moves or resizes it; imgui.ini then remembers where.
     // With the step-through views on, the right part holds three columns:
-    // grid over source; threads, shared memory and output; result, counts
-    // and device.
-    enum class Slot { Left, RightTop, RightBottom, Grid, Source, Threads, Shared, Output, Counts, Hardware, Count };
+    // grid over problems, counts and hardware; threads, shared memory and
+    // output; result, source and device.
+    enum class Slot {
+        Left,
+        RightTop,
+        RightBottom,
+        Grid,
+        Source,
+        Threads,
+        Shared,
+        Output,
+        Counts,
+        Hardware,
+        Problems,
+        Count
+    };
 
     Status open();
     void close();
@@ -165,7 +179,7 @@ private:
     bool settled() const;
     bool stepThroughShown() const {
         const PanelVisibility& p = m_settings.panels;
-        return p.grid || p.threads || p.shared || p.output || p.source || p.counts || p.hardware;
+        return p.grid || p.threads || p.shared || p.output || p.source || p.counts || p.hardware || p.problems;
     }
     void saveSettingsIfChanged(bool force);
     int finishScreenshot();
@@ -215,6 +229,7 @@ private:
     std::unique_ptr<SourcePanel> m_sourcePanel;
     std::unique_ptr<CountsPanel> m_countsPanel;
     std::unique_ptr<HardwarePanel> m_hardwarePanel;
+    std::unique_ptr<ProblemsPanel> m_problemsPanel;
 
     long long m_frame = 0;
     int m_quietFrames = 0;    // frames since the last input (the interactive app sleeps when idle)
