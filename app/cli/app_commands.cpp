@@ -3,12 +3,17 @@
 // draws the app in a given state into a PNG; `tilescope ui-bench` times its
 // frames. Screenshot and ui-bench take the `run` options (--kernel, --input,
 // --mask, --radius, --block, --backend, --what-if) plus the app's own choices
-// (--builtin, --preset, --input-size), so a slide can be made of any state.
+// (--builtin, --preset, --input-size), so a slide can be made of any state;
+// --drop-barrier, --schedule and --problem put it where a race demonstration
+// stands after a click in the Source or the Problems panel.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "api/kernels.hpp"
+#include "api/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "ui/app.hpp"
@@ -32,7 +37,8 @@ std::string keys(auto range) {
 
 // [SECTION] The options that put the app in a state
 
-constexpr const char* kPanelNames = "setup, result, device, help, grid, threads, shared, output, source, counts, hardware";
+constexpr const char* kPanelNames =
+    "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems";
 
 struct StateOptions {
     KernelOptions run;      // --kernel, --input, --mask, --radius, --block, --backend, --what-if
@@ -47,6 +53,9 @@ struct StateOptions {
     std::string panels;  // setup,result,device,help
     std::string openTrace;  // a trace file to show instead of tracing
     std::size_t eventBudget = ui::kDefaultEventBudget;
+    std::string dropBarrier;  // all, or LINE[,LINE...]: the Source panel's check boxes unticked
+    std::string schedule;     // in-order, reverse, random (default: reverse when a barrier is dropped)
+    long long problem = -1;   // select the N-th problem of the Problems panel
 };
 
 void addStateOptions(CLI::App& command, StateOptions& o) {
@@ -78,6 +87,45 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
         .add_option("--event-budget", o.eventBudget,
                     "the most events the step-through views trace at once (past it: the selected block only)")
         ->check(CLI::PositiveNumber);
+    command.add_option("--drop-barrier", o.dropBarrier,
+                       "leave out __syncthreads(): all, or the kernel file's line numbers (e.g. 23 or 23,41), as "
+                       "unticking them in the Source panel does");
+    command
+        .add_option("--schedule", o.schedule,
+                    "the order the CPU executor runs warps in: in-order, reverse (the default when a barrier is "
+                    "dropped) or random")
+        ->check(CLI::IsMember({"in-order", "reverse", "random"}));
+    command
+        .add_option("--problem", o.problem, "select the N-th problem (from 0) of the Problems panel, as a click would")
+        ->check(CLI::NonNegativeNumber);
+}
+
+// --drop-barrier all|LINE[,LINE...] for `kernel`: the lines, checked against its source.
+Result<std::vector<unsigned>> parseDroppedBarriers(const std::string& text, const KernelInfo& kernel) {
+    const std::vector<unsigned> lines = barrierLines(kernel);
+    if (text == "all") {
+        if (lines.empty())
+            return badInput("--drop-barrier all: " + std::string(kernel.name) + " has no __syncthreads() to drop");
+        return lines;
+    }
+    BarrierDrop drop;
+    for (std::size_t begin = 0; begin <= text.size();) {
+        const std::size_t end = std::min(text.find(',', begin), text.size());
+        const std::string item = text.substr(begin, end - begin);
+        const bool digits =
+            !item.empty() && item.size() <= 3 && item.find_first_not_of("0123456789") == std::string::npos;
+        const unsigned line = digits ? static_cast<unsigned>(std::stoul(item)) : 0;
+        if (line == 0 || line > kMaxBarrierLine)
+            return badInput("--drop-barrier '" + text + "': give all, or line numbers from 1 to " +
+                            std::to_string(kMaxBarrierLine) + " separated by commas");
+        if (std::find(drop.lines.begin(), drop.lines.end(), line) == drop.lines.end())
+            drop.lines.push_back(line);
+        begin = end + 1;
+    }
+    if (Status s = checkBarrierDrop(kernel, drop); !s)
+        return s.error();
+    std::sort(drop.lines.begin(), drop.lines.end());
+    return drop.lines;
 }
 
 Result<std::pair<int, int>> parsePair(const std::string& text, char separator, const char* what) {
@@ -156,6 +204,15 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
     s.backend = o.run.backend == "cpu"    ? Backend::Cpu
                 : o.run.backend == "cuda" ? Backend::Cuda
                                           : (gpu.available ? Backend::Cuda : Backend::Cpu);
+    if (!o.dropBarrier.empty()) {
+        auto lines = parseDroppedBarriers(o.dropBarrier, *kernel);
+        if (!lines)
+            return lines.error();
+        s.droppedBarriers = std::move(*lines);
+        s.schedule = Schedule::Reverse;  // as the Source panel does when a first barrier is dropped
+    }
+    if (!o.schedule.empty())
+        scheduleFromName(o.schedule, s.schedule);
     options.setup = s;
 
     if (!o.select.empty()) {
@@ -168,6 +225,8 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
     }
     if (o.step >= 0)
         options.view.step = o.step;
+    if (o.problem >= 0)
+        options.view.problem = static_cast<std::size_t>(o.problem);
     if (!o.compare.empty()) {
         const KernelInfo* other = findKernel(o.compare);
         if (!other)
@@ -190,7 +249,7 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         options.lecture = true;
 
     if (!o.panels.empty()) {
-        ui::PanelVisibility panels{false, false, false, false, false, false, false, false, false, false, false};
+        ui::PanelVisibility panels{false, false, false, false, false, false, false, false, false, false, false, false};
         std::size_t start = 0;
         while (start <= o.panels.size()) {
             const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());
@@ -217,6 +276,8 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
                 panels.counts = true;
             else if (name == "hardware")
                 panels.hardware = true;
+            else if (name == "problems")
+                panels.problems = true;
             else
                 return badInput("unknown panel '" + name + "' in --panels (" + kPanelNames + ")");
             start = end + 1;
