@@ -944,6 +944,240 @@ TEST_F(UiTest, SteppingThroughAWholeTraceWithEveryPanelOpen) {
     EXPECT_NE(out.find("(the end)"), std::string::npos) << out;
 }
 
+// [SECTION] What goes wrong: the Problems panel and its marks
+
+// The everyday palette's problem marks (theme.cpp).
+constexpr gfx::Rgb8 kProblem{0xFF, 0x2A, 0x2A};
+constexpr gfx::Rgb8 kProblemArrow{0xFF, 0x4D, 0xFF};
+
+// How many pixels of `r` are `colour`.
+int pixelsOf(const Screenshot& shot, const Rect& r, gfx::Rgb8 colour, int tolerance = 30) {
+    int n = 0;
+    for (int y = static_cast<int>(r.y0); y < static_cast<int>(r.y1); ++y)
+        for (int x = static_cast<int>(r.x0); x < static_cast<int>(r.x1); ++x)
+            if (x >= 0 && y >= 0 && x < shot.picture.width && y < shot.picture.height &&
+                near(shot.pixel(static_cast<float>(x), static_cast<float>(y)), colour, tolerance))
+                ++n;
+    return n;
+}
+
+// The launch the app's step-through views run for these options, checked
+// as they check it (every block traced, the problem detector, the reference).
+Result<RunResult> checkedRun(const Image& input, const Mask& mask, const char* kernel, int block,
+                             std::vector<unsigned> dropped) {
+    RunRequest request;
+    request.kernel = kernel;
+    request.input = &input;
+    request.mask = &mask;
+    request.block = block;
+    request.backend = Backend::Cpu;
+    request.trace = true;
+    request.check = true;
+    request.drop.lines = std::move(dropped);
+    request.schedule = request.drop.any() ? Schedule::Reverse : Schedule::InOrder;
+    return runKernel(request);
+}
+
+Image photo(int size) {
+    ui::InputSpec spec;
+    spec.source = ui::InputSource::Photo;
+    spec.width = spec.height = size;
+    auto input = ui::loadInput(spec, 2);
+    EXPECT_TRUE(input.ok());
+    return input ? *input : Image{};
+}
+
+// conv2d_tiled_in with its __syncthreads() (line 23) unticked: the Problems
+// panel lists the races in shared memory, and --problem 0 (a click on the
+// first) goes to its step, outlines its element of N_s and draws the arrow
+// from the thread that wrote it to the thread that reads it too early.
+TEST_F(UiTest, ADroppedBarriersRacesAreListedAndTheFirstIsMarkedAtItsStep) {
+    const Image input = photo(32);
+    const Mask mask = *ui::makePresetMask(ui::MaskPreset::Figure7_4, 2, 2);
+    auto run = checkedRun(input, mask, "conv2d_tiled_in", 16, {23});
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    ASSERT_TRUE(run->problems && run->trace);
+    const ProblemSet& set = *run->problems;
+    ASSERT_GT(set.count(ProblemKind::SharedRace), 0u);
+    const ProblemReport& first = set.items.front();
+    ASSERT_EQ(first.kind, ProblemKind::SharedRace);
+    ASSERT_TRUE(first.first.valid() && first.second.valid());
+    ASSERT_NE(first.first.thread, first.second.thread);
+    const TraceModel model(*run->trace);
+    const BlockReplay& replay = model.block(first.second.block);
+    const Cursor cursor = std::max(replay.positionOf(first.first.event), replay.positionOf(first.second.event)) + 1;
+
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --builtin photo --input-size 32x32 --block 16 --preset fig-7.4 "
+        "--drop-barrier 23 --problem 0");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+
+    // Listed, by kind, with the count; the first row and the selection in the detector's words.
+    const Rect panel = shot.rect("problems.window");
+    const Rect header = shot.rect("problems.kind.shared_race");
+    EXPECT_EQ(shot.text("problems.kind.shared_race"),
+              "Races in shared memory (" + std::to_string(set.count(ProblemKind::SharedRace)) + ")");
+    EXPECT_GE(header.y0, panel.y0);
+    EXPECT_LE(header.y1, panel.y1) << "the header is in view";
+    EXPECT_EQ(shot.text("problems.row.0"), describeProblem(*run->trace, first));
+    EXPECT_EQ(shot.text("problems.selected"), describeProblem(*run->trace, first));
+    EXPECT_NE(shot.text("problems.summary").find("shared races"), std::string::npos);
+    EXPECT_FALSE(shot.has("problems.clean"));
+    // The barrier is unticked in the Source panel, and the result says it was dropped.
+    EXPECT_EQ(shot.text("source.barrier.23"), "dropped");
+    EXPECT_NE(shot.text("result.dropped").find("__syncthreads() at line 23 dropped: a race demonstration"),
+              std::string::npos)
+        << shot.text("result.dropped");
+
+    // The selected step: just after the later of the two accesses, in their block.
+    EXPECT_EQ(shot.text("trace.cursor"), std::to_string(cursor) + " " + std::to_string(first.second.block));
+    EXPECT_EQ(replay.stepAt(cursor - 1), first.second.step) << "the step of the problem's second access";
+
+    // The shared-memory panel: the element outlined, the arrow drawn.
+    const Rect shared = shot.rect("shared.window");
+    EXPECT_GT(pixelsOf(shot, shared, kProblem), 20) << "the element's outline";
+    EXPECT_GT(pixelsOf(shot, shared, kProblemArrow), 20) << "the arrow";
+    const Rect element = shot.rect("shared.problem.element");
+    EXPECT_EQ(shot.text("shared.problem.element"), elementName(*run->trace, kArrayShared, first.index));
+    EXPECT_TRUE(near(shot.pixel(element.x0 - 1.0f, (element.y0 + element.y1) / 2), kProblem, 30))
+        << "the outline, left of the element";
+    const Rect arrow = shot.rect("shared.problem.arrow");  // from its start to its tip
+    EXPECT_TRUE(near(shot.pixel((arrow.x0 + arrow.x1) / 2, (arrow.y0 + arrow.y1) / 2), kProblemArrow, 30))
+        << "the middle of the arrow's shaft";
+    // It starts at the writer's own element: here the element of the race itself.
+    EXPECT_NEAR(arrow.x0, (element.x0 + element.x1) / 2, 1.5f);
+    EXPECT_NEAR(arrow.y0, (element.y0 + element.y1) / 2, 1.5f);
+
+    // The Threads panel frames both threads.
+    for (const char* name : {"threads.problem.first", "threads.problem.second"}) {
+        const Rect t = shot.rect(name);
+        EXPECT_TRUE(near(shot.pixel(t.x0 - 1.0f, (t.y0 + t.y1) / 2), kProblemArrow, 30)) << name;
+    }
+}
+
+// The outputs that differ from the reference are outlined, in the Output
+// view and on the Result panel's image, and no other: conv2d_tiled_pitched
+// on a colour image, without the barrier that keeps the next channel from
+// overwriting a tile still being read (line 51), gets some outputs wrong.
+TEST_F(UiTest, WrongOutputsAreOutlinedInTheOutputViewAndTheResult) {
+    const int size = 24;
+    Image rgb = Image::planar(size, size, 3);
+    for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x) {
+            rgb.at(x, y, 0) = static_cast<float>((x * 10) % 256) / 255.0f;
+            rgb.at(x, y, 1) = static_cast<float>((y * 10) % 256) / 255.0f;
+            rgb.at(x, y, 2) = static_cast<float>((x * 37 + y * 91) % 256) / 255.0f;
+        }
+    const fs::path file = dir() / "colour.png";
+    ASSERT_TRUE(io::writeOutput(file, rgb).ok());
+    ui::InputSpec spec;
+    spec.source = ui::InputSource::File;
+    spec.path = file.string();
+    auto input = ui::loadInput(spec, 2);
+    ASSERT_TRUE(input.ok()) << input.error().message;
+    ASSERT_EQ(input->channels, 3);
+    const Mask mask = *ui::makePresetMask(ui::MaskPreset::BoxBlur, 2, 1);
+    auto run = checkedRun(*input, mask, "conv2d_tiled_pitched", 8, {51});
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    const std::vector<double> expected = reference::convolve(*input, mask);
+    const double tolerance = reference::float32Tolerance(*input, mask);
+    std::vector<bool> wrong(static_cast<std::size_t>(size) * size, false);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const float got = run->output.data[i];
+        if (std::isnan(got) || std::abs(got - expected[i]) > tolerance)
+            wrong[i / 3] = true;
+    }
+    const auto wrongCount = std::count(wrong.begin(), wrong.end(), true);
+    ASSERT_GT(wrongCount, 0);
+    ASSERT_LT(wrongCount, size * size) << "some outputs right, some wrong";
+
+    const Screenshot shot = screenshot("--kernel conv2d_tiled_pitched --input '" + file.string() +
+                                       "' --radius 1 --block 8 --drop-barrier 51 --panels output,problems,result");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_TRUE(shot.has("problems.kind.wrong_result"));
+    EXPECT_TRUE(shot.has("output.wrong"));
+    // Along each cell's left edge, just inside it: the outline's colour where
+    // the output is wrong, never where it is right.
+    for (const char* view : {"output.cell0", "result.output"}) {
+        const Rect r = shot.rect(view);
+        const float cell = std::string(view) == "output.cell0" ? r.width() : r.width() / size;
+        ASSERT_GE(cell, 6.0f) << view;
+        int outlined = 0;
+        for (int y = 0; y < size; ++y)
+            for (int x = 0; x < size; ++x) {
+                const bool isWrong = wrong[static_cast<std::size_t>(y) * size + x];
+                bool red = false, reddish = false;
+                for (float dx : {1.0f, 2.0f, 3.0f}) {
+                    const gfx::Rgb8 seen = shot.pixel(r.x0 + cell * x + dx, r.y0 + cell * (y + 0.5f));
+                    red = red || near(seen, kProblem, 30);
+                    reddish = reddish || near(seen, kProblem, 60);
+                }
+                if (isWrong) {
+                    EXPECT_TRUE(red) << view << " P(" << x << "," << y << ") is wrong";
+                    outlined += red;
+                } else {
+                    EXPECT_FALSE(reddish) << view << " P(" << x << "," << y << ") is right";
+                }
+            }
+        EXPECT_EQ(outlined, wrongCount) << view;
+    }
+}
+
+// A correct kernel: one line says that nothing was found, and none of the
+// problem marks is drawn anywhere in the step-through views or the result.
+TEST_F(UiTest, ACorrectKernelShowsTheCleanLineAndNoProblemMarks) {
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --builtin photo --input-size 32x32 --block 16 --preset fig-7.4 --problem 0 "
+        "--panels problems,threads,shared,output,result,source");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_EQ(shot.text("problems.clean"),
+              "no problems found: every shared access is ordered by a barrier, nothing outside the arrays, the output "
+              "matches the reference");
+    EXPECT_FALSE(shot.has("problems.summary"));
+    EXPECT_FALSE(shot.has("shared.problem.element"));
+    EXPECT_EQ(shot.text("source.barrier.23"), "kept");
+    EXPECT_NE(shot.errors.find("--problem 0: the trace has 0 problems listed"), std::string::npos) << shot.errors;
+    for (const char* area : {"threads.window", "shared.window", "output.window", "result.output"}) {
+        const Rect r = shot.rect(area);
+        EXPECT_EQ(pixelsOf(shot, r, kProblem, 24), 0) << area;
+        EXPECT_EQ(pixelsOf(shot, r, kProblemArrow, 24), 0) << area;
+    }
+}
+
+// An input too large to trace whole is traced, and checked, one block at a
+// time: the panel says so, and wrong outputs (which need every block) are
+// not listed there.
+TEST_F(UiTest, ALargeInputIsCheckedOneBlockAtATimeAndTheProblemsPanelSaysSo) {
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --builtin photo --input-size 160x160 --block 16 --preset fig-7.4 "
+        "--drop-barrier 23 --select 30,30 --panels problems,grid");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    const std::string scope = shot.text("problems.scope");
+    EXPECT_NE(scope.find("Only block (2,2) was checked"), std::string::npos) << scope;
+    EXPECT_TRUE(shot.has("problems.kind.shared_race"));
+    EXPECT_FALSE(shot.has("problems.kind.wrong_result"));
+}
+
+// The set-up with barriers dropped persists, and the command line refuses a
+// line that holds no barrier, in the runner's words.
+TEST_F(UiTest, DroppedBarriersAreCheckedOnTheCommandLineAndRemembered) {
+    std::string errors;
+    EXPECT_EQ(run("screenshot --out x.png --kernel conv2d_tiled_in --drop-barrier 24", nullptr, &errors), 2);
+    EXPECT_NE(errors.find("holds no __syncthreads(); its barriers are on line 23"), std::string::npos) << errors;
+    EXPECT_EQ(run("screenshot --out x.png --kernel conv2d_basic --drop-barrier all", nullptr, &errors), 2);
+    EXPECT_NE(errors.find("has no __syncthreads() to drop"), std::string::npos) << errors;
+
+    ui::Settings s;
+    s.setup.droppedBarriers = {23, 99};  // 99 holds no barrier: forgotten
+    s.setup.schedule = Schedule::Random;
+    s.panels.problems = false;
+    auto back = ui::settingsFromJson(ui::settingsToJson(s));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->setup.droppedBarriers, (std::vector<unsigned>{23}));
+    EXPECT_EQ(back->setup.schedule, Schedule::Random);
+    EXPECT_FALSE(back->panels.problems);
+}
+
 // [SECTION] The hardware panel
 
 // A trace of the demo's launch with a hand-made hardware record, as an
