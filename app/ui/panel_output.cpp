@@ -37,8 +37,11 @@ void OutputPanel::draw(bool* open) {
         ImGui::Text("block %u writes P[%d] to P[%d]", replay->block().x, g.computed.x0, g.computed.x1 - 1);
     if (run.outcome->wrongCount > 0) {
         char text[160];
-        std::snprintf(text, sizeof text, "%zu of %zu outputs differ from the reference (outlined%s)",
-                      run.outcome->wrongCount, output.data.size(), run.outcome->nanCount ? "; grey: not a number" : "");
+        // Cells here are a unit or more: the count alone decides whether they are marked.
+        const bool marked = markWrongOutputs(run.outcome->wrongPixels.size(), 1.0f);
+        std::snprintf(text, sizeof text, "%zu of %zu outputs differ from the reference%s%s", run.outcome->wrongCount,
+                      output.data.size(), marked ? " (outlined)" : "",
+                      run.outcome->nanCount ? "; grey: not a number" : "");
         colouredText(theme.palette.error, text);
         m_app.probe().record("output.wrong", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
     }

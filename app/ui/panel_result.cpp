@@ -169,7 +169,8 @@ void ResultPanel::drawImages() {
             m_app.legend().addColourBar(label, image.map(), image.low(), image.high());
     };
 
-    bool markedWrong = false;
+    bool& markedWrong = m_wrongMarked;
+    markedWrong = false;
     const int w = std::max(m_inputImage.width(), m_outputImage.width());
     const int h = std::max(m_inputImage.height(), m_outputImage.height());
     if (oneD) {
@@ -293,14 +294,14 @@ void ResultPanel::drawStatus() {
     char text[320];
     if (o.wrongCount > 0 && o.nanCount == o.wrongCount)
         std::snprintf(text, sizeof text,
-                      "\xE2\x9C\x97 %zu of %zu outputs differ from the double-precision reference (outlined): "
-                      "they are not a number.",
-                      o.wrongCount, r.output.data.size());
+                      "\xE2\x9C\x97 %zu of %zu outputs differ from the double-precision reference%s: they are "
+                      "not a number.",
+                      o.wrongCount, r.output.data.size(), m_wrongMarked ? " (outlined)" : "");
     else if (o.wrongCount > 0)
         std::snprintf(text, sizeof text,
-                      "\xE2\x9C\x97 %zu of %zu outputs differ from the double-precision reference (outlined)%s; the "
+                      "\xE2\x9C\x97 %zu of %zu outputs differ from the double-precision reference%s%s; the "
                       "largest difference is %.3g (float32 rounding allows %.3g).",
-                      o.wrongCount, r.output.data.size(),
+                      o.wrongCount, r.output.data.size(), m_wrongMarked ? " (outlined)" : "",
                       o.nanCount ? (", " + std::to_string(o.nanCount) + " of them not a number").c_str() : "",
                       o.largestNumberDifference, o.tolerance);
     else

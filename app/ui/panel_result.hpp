@@ -37,6 +37,7 @@ private:
     gfx::ColorMappedImage m_inputImage;
     gfx::ColorMappedImage m_outputImage;
     std::string m_drawProblem;  // an image OpenGL cannot hold
+    bool m_wrongMarked = false;  // the wrong outputs are marked on the image (this frame)
 };
 
 }  // namespace tilescope::ui

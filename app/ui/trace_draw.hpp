@@ -94,7 +94,7 @@ void wrongOutputMark(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b);
 // Whether the wrong outputs are marked one by one: not on cells too small to
 // see a mark, nor in numbers that would slow every frame (the text says how many).
 inline bool markWrongOutputs(std::size_t count, float cell) {
-    return cell >= 1.5f && count <= 65536;
+    return cell >= 0.5f && count <= 65536;
 }
 
 }  // namespace tilescope::ui
