@@ -11,6 +11,7 @@
 #include "api/runner.hpp"
 #include "trace/sources.hpp"
 #include "ui/app.hpp"
+#include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
 
@@ -22,7 +23,10 @@ void SourcePanel::draw(bool* open) {
         return;
     // In compare mode each kernel's source, one above the other, each at its
     // selected thread's line.
+    m_struck = false;
     stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share); });
+    if (m_struck)
+        m_app.legend().addSwatch(m_app.theme().palette.problem, "__syncthreads() dropped (struck through)");
     ImGui::End();
 }
 
@@ -99,6 +103,7 @@ void SourcePanel::drawRun(int i, float height) {
                 const float x1 = x0 + ImGui::CalcTextSize("__syncthreads();").x;
                 const float y = start.y + ImGui::GetTextLineHeight() * 0.55f;
                 draw->AddLine({x0, y}, {x1, y}, theme.palette.problem, std::max(2.0f, theme.lineWidth * 2.0f));
+                m_struck = true;
             }
         }
         start = end + 1;

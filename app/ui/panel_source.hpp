@@ -29,6 +29,7 @@ private:
     App& m_app;
     std::string m_barrierKernel;           // the kernel m_barrierLines belong to
     std::vector<unsigned> m_barrierLines;  // its lines that hold a __syncthreads()
+    bool m_struck = false;                 // this frame: a dropped barrier is struck through (the legend says so)
     std::array<int, 2> m_shownLine{};  // per run: scroll to the current line when it changes
 };
 
