@@ -16,44 +16,31 @@
 
 namespace tilescope {
 
-const char* problemKindName(ProblemKind k) {
-    switch (k) {
-    case ProblemKind::SharedRace: return "shared race";
-    case ProblemKind::UninitialisedRead: return "uninitialised read";
-    case ProblemKind::OutOfBounds: return "out of bounds";
-    case ProblemKind::GlobalRace: return "global race";
-    case ProblemKind::DuplicateStore: return "duplicate store";
-    case ProblemKind::BarrierMismatch: return "barrier mismatch";
-    case ProblemKind::WrongResult: return "wrong result";
-    }
-    return "?";
-}
+namespace {
 
-const char* problemKindKey(ProblemKind k) {
-    switch (k) {
-    case ProblemKind::SharedRace: return "shared_race";
-    case ProblemKind::UninitialisedRead: return "uninitialised_read";
-    case ProblemKind::OutOfBounds: return "out_of_bounds";
-    case ProblemKind::GlobalRace: return "global_race";
-    case ProblemKind::DuplicateStore: return "duplicate_store";
-    case ProblemKind::BarrierMismatch: return "barrier_mismatch";
-    case ProblemKind::WrongResult: return "wrong_result";
-    }
-    return "?";
-}
+// Each kind's words, in ProblemKind order: as `check` prints it, as the JSON names it, as a heading.
+struct KindWords {
+    const char* name;
+    const char* key;
+    const char* title;
+};
+constexpr KindWords kKindWords[kProblemKindCount] = {
+    {"shared race", "shared_race", "Races in shared memory"},
+    {"uninitialised read", "uninitialised_read", "Reads of elements nobody wrote"},
+    {"out of bounds", "out_of_bounds", "Accesses outside an array"},
+    {"global race", "global_race", "Races in global memory"},
+    {"duplicate store", "duplicate_store", "Elements stored by two threads"},
+    {"barrier mismatch", "barrier_mismatch", "Barriers not reached by every thread"},
+    {"wrong result", "wrong_result", "Outputs that differ from the reference"},
+};
 
-const char* problemKindTitle(ProblemKind k) {
-    switch (k) {
-    case ProblemKind::SharedRace: return "Races in shared memory";
-    case ProblemKind::UninitialisedRead: return "Reads of elements nobody wrote";
-    case ProblemKind::OutOfBounds: return "Accesses outside an array";
-    case ProblemKind::GlobalRace: return "Races in global memory";
-    case ProblemKind::DuplicateStore: return "Elements stored by two threads";
-    case ProblemKind::BarrierMismatch: return "Barriers not reached by every thread";
-    case ProblemKind::WrongResult: return "Outputs that differ from the reference";
-    }
-    return "?";
-}
+const KindWords& words(ProblemKind k) { return kKindWords[static_cast<std::size_t>(k) % kProblemKindCount]; }
+
+}  // namespace
+
+const char* problemKindName(ProblemKind k) { return words(k).name; }
+const char* problemKindKey(ProblemKind k) { return words(k).key; }
+const char* problemKindTitle(ProblemKind k) { return words(k).title; }
 
 const char* hazardOrderName(HazardOrder o) {
     switch (o) {
