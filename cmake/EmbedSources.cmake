@@ -5,11 +5,15 @@
 #   cmake -DOUTPUT=<file.cpp> -DBASE_DIR=<dir> -DFILES="a.cuh|b.cuh" -P EmbedSources.cmake
 # FILES are paths relative to BASE_DIR, separated by '|' (a ';' would split
 # the argument in add_custom_command); each becomes an EmbeddedSource
-# {path, text} in the table returned by tilescope::embeddedSourceTable().
+# {path, text} in the table returned by tilescope::embeddedSourceTable(), or
+# by the function -DFUNCTION=<name> names.
 # The bytes are written as hexadecimal character constants, so any content
 # (quotes, backslashes, `)"`) survives unchanged, with no external tool.
 cmake_minimum_required(VERSION 3.25)
 
+if(NOT DEFINED FUNCTION)
+  set(FUNCTION embeddedSourceTable)
+endif()
 if(NOT DEFINED OUTPUT OR NOT DEFINED BASE_DIR OR NOT DEFINED FILES)
   message(FATAL_ERROR "EmbedSources.cmake needs OUTPUT, BASE_DIR and FILES")
 endif()
@@ -45,7 +49,7 @@ constexpr EmbeddedSource kSources[] = {
 ${_table}};
 }  // namespace
 
-std::span<const EmbeddedSource> embeddedSourceTable() { return kSources; }
+std::span<const EmbeddedSource> ${FUNCTION}() { return kSources; }
 
 }  // namespace tilescope
 ")

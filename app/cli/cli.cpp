@@ -48,7 +48,7 @@ int runOnce(const KernelOptions& options, const std::string& output) {
     if (Status s = io::writeOutput(output, result->output); !s) return fail(s.error());
     std::fprintf(stderr, "tilescope: %s ran on %s (%s): %.3f ms, grid %ux%u, block %ux%u, largest difference from the "
                  "double-precision reference %.3g\n",
-                 options.kernel.c_str(), backendName(result->backend), result->backendReason.c_str(), result->millis,
+                 loaded.request.kernel.c_str(), backendName(result->backend), result->backendReason.c_str(), result->millis,
                  result->plan.grid.x, result->plan.grid.y, result->plan.block.x, result->plan.block.y, error);
     if (result->plan.whatIf) std::fprintf(stderr, "tilescope: what-if: %s\n", result->plan.whatIfReason.c_str());
     if (!result->plainSkipped.empty()) std::fprintf(stderr, "tilescope: %s\n", result->plainSkipped.c_str());

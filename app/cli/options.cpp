@@ -17,7 +17,14 @@ int fail(const Error& error) {
 }
 
 void addKernelOptions(CLI::App& c, KernelOptions& o, bool allowGenerated) {
-    c.add_option("--kernel,-k", o.kernel, "kernel name (tilescope list)")->required();
+    auto* kernel = c.add_option("--kernel,-k", o.kernel, "kernel name (tilescope list)");
+    auto* file = c.add_option("--kernel-file", o.kernelFile,
+                              "your own CUDA kernel file (.cu) with its launch(): read, compiled and run here "
+                              "(docs/own-kernel.md)");
+    kernel->excludes(file);
+    c.add_option("--time-limit", o.timeLimit, "seconds a --kernel-file kernel may run before it is stopped")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     auto* input = c.add_option("--input,-i", o.input, "input: .npy, .png, .jpg, .bmp, .pgm, .ppm");
     auto* mask = c.add_option("--mask,-m", o.mask, "mask: .npy, .raw, .csv, or a text file of rows");
     if (allowGenerated) {
@@ -101,7 +108,17 @@ Result<Image> generateInput(const std::string& size, int dims, unsigned seed) {
 }  // namespace
 
 Status load(const KernelOptions& o, Loaded& loaded) {
-    const KernelInfo* kernel = findKernel(o.kernel);
+    const KernelInfo* kernel = nullptr;
+    if (!o.kernelFile.empty()) {
+        auto compiled = own::compileKernelFile(o.kernelFile);
+        if (!compiled) return compiled.error();
+        loaded.own = *compiled;
+        kernel = loaded.own->info;
+    } else if (o.kernel.empty()) {
+        return badInput("name a kernel: --kernel NAME (tilescope list) or --kernel-file FILE.cu");
+    } else {
+        kernel = findKernel(o.kernel);
+    }
     if (!kernel) return badInput("unknown kernel '" + o.kernel + "' (`tilescope list` names the kernels)");
     if (!o.input.empty()) {
         auto input = io::readInput(o.input);
@@ -129,7 +146,9 @@ Status load(const KernelOptions& o, Loaded& loaded) {
         return badInput("give a mask: --mask FILE or --radius R");
     }
     RunRequest& r = loaded.request;
-    r.kernel = o.kernel;
+    r.kernel = std::string(kernel->name);
+    r.own = loaded.own;
+    r.timeLimitSeconds = o.timeLimit;
     r.input = &loaded.input;
     r.mask = &loaded.mask;
     r.block = o.block;
@@ -161,13 +180,33 @@ void addTraceOptions(CLI::App& c, TraceSelection& selection, const char* verb) {
 
 Result<RunResult> runTraced(const KernelOptions& options, const TraceSelection& selection, Loaded& loaded) {
     if (Status s = load(options, loaded); !s) return s.error();
+    loaded.request.trace = true;
+    loaded.request.eventBudget = selection.eventBudget;
+    if (loaded.own) {
+        // A kernel file's launch is its own: known once it has run. Every
+        // block is traced, then the blocks asked for are kept.
+        auto result = runKernel(loaded.request);
+        if (!result) return result.error();
+        auto blocks = parseTraceBlocks(selection.blocks, result->plan);
+        if (!blocks) return blocks.error();
+        if (result->trace && !blocks->empty()) {
+            std::vector<BlockEvents> kept;
+            for (BlockEvents& b : result->trace->blocks)
+                for (const Dim3& want : *blocks)
+                    if (sameBlock(want, b.block, result->plan.grid)) {
+                        kept.push_back(std::move(b));
+                        break;
+                    }
+            result->trace->blocks = std::move(kept);
+        }
+        if (!result->trace) return Error{ExitCode::Internal, "the run returned no trace"};
+        return result;
+    }
     auto plan = planRequest(loaded.request);
     if (!plan) return plan.error();
     auto blocks = parseTraceBlocks(selection.blocks, *plan);
     if (!blocks) return blocks.error();
-    loaded.request.trace = true;
     loaded.request.traceBlocks = *blocks;
-    loaded.request.eventBudget = selection.eventBudget;
     auto result = runKernel(loaded.request);
     if (!result) return result.error();
     if (!result->trace) return Error{ExitCode::Internal, "the run returned no trace"};

@@ -6,10 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "api/runner.hpp"
+#include "own/own_kernel.hpp"
 #include "core/image.hpp"
 #include "core/result.hpp"
 
@@ -17,6 +19,8 @@ namespace tilescope::cli {
 
 struct KernelOptions {
     std::string kernel;
+    std::string kernelFile;  // a student's own CUDA file, instead of --kernel
+    double timeLimit = 10.0; // seconds a kernel file may run
     std::string input;       // a file
     std::string size;        // "N" or "WxH" instead of a file
     std::string mask;        // a file
@@ -30,7 +34,7 @@ struct KernelOptions {
     bool asIs = false;        // a listing as printed: run the plain CUDA kernel as it is (run --as-is)
 };
 
-// Adds --kernel, --input/--size, --mask/--radius, --block, --backend, --what-if.
+// Adds --kernel (or --kernel-file), --input/--size, --mask/--radius, --block, --backend, --what-if.
 void addKernelOptions(CLI::App& command, KernelOptions& options, bool allowGenerated);
 // Adds --drop-barrier and --schedule (the race demonstration).
 void addRaceOptions(CLI::App& command, KernelOptions& options);
@@ -38,6 +42,7 @@ void addRaceOptions(CLI::App& command, KernelOptions& options);
 struct Loaded {
     Image input;
     Mask mask;
+    std::shared_ptr<const own::OwnKernel> own;  // --kernel-file, compiled
     RunRequest request;  // points at input and mask above: keep Loaded in place
 };
 

@@ -1,7 +1,10 @@
 #include "api/kernels.hpp"
 
+#include <atomic>
 #include <cstddef>
+#include <deque>
 #include <iterator>
+#include <mutex>
 
 namespace tilescope {
 
@@ -111,7 +114,52 @@ const KernelInfo* findKernel(std::string_view name) {
     return nullptr;
 }
 
-const KernelInfo& kernelInfo(KernelId id) { return kKernels[static_cast<int>(id)]; }
+namespace {
+
+// Every own kernel registered, newest last; never freed (see kernels.hpp).
+struct OwnEntry {
+    OwnKernelDescription description;
+    std::string sourceFile;
+    KernelInfo info;
+};
+
+std::mutex g_ownMutex;
+std::deque<OwnEntry>& ownEntries() {
+    static std::deque<OwnEntry> entries;
+    return entries;
+}
+std::atomic<const OwnEntry*> g_own{nullptr};
+
+constexpr KernelInfo kNoOwnKernel{KernelId::Own, "own", 2, "your kernel", "a kernel read from a file", "own:",
+                                  Space::Global, TileShape::None, false, false, {"N", "M", "P", "N_s"}};
+
+}  // namespace
+
+const KernelInfo& registerOwnKernel(const OwnKernelDescription& d) {
+    std::lock_guard lock(g_ownMutex);
+    OwnEntry& e = ownEntries().emplace_back();
+    e.description = d;
+    e.sourceFile = "own:" + d.path;
+    const OwnKernelDescription& s = e.description;
+    e.info = KernelInfo{KernelId::Own, s.name, s.dims, "your kernel", "your own kernel, read from its file",
+                        e.sourceFile, s.maskSpace, TileShape::None, s.usesShared, false,
+                        {s.arrayNames[0], s.arrayNames[1], s.arrayNames[2], s.arrayNames[3]}};
+    g_own.store(&e);
+    return e.info;
+}
+
+std::string_view ownKernelSource() {
+    const OwnEntry* e = g_own.load();
+    return e ? std::string_view(e->description.text) : std::string_view();
+}
+
+const KernelInfo& kernelInfo(KernelId id) {
+    if (id == KernelId::Own) {
+        const OwnEntry* e = g_own.load();
+        return e ? e->info : kNoOwnKernel;
+    }
+    return kKernels[static_cast<int>(id)];
+}
 
 const KernelInfo& correctedKernel(const KernelInfo& kernel) {
     switch (kernel.id) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "trace/event.hpp"
@@ -33,6 +34,9 @@ enum class KernelId : int {
     Conv2dTiledCachedAsPrinted,
     Conv2dTiledPitchedAsPrinted,
     Conv2dBasicSlidesAsPrinted,
+    // A student's own kernel, read from a file at run time (kernels/own/):
+    // its KernelInfo is the one registered last (registerOwnKernel).
+    Own,
 };
 
 // How the kernel's block edge (--block N) relates to its tiles.
@@ -73,5 +77,23 @@ const KernelInfo& kernelInfo(KernelId id);
 // conv1d_basic_as_printed); a corrected kernel is its own. A listing as
 // printed is planned as its corrected kernel is.
 const KernelInfo& correctedKernel(const KernelInfo& kernel);
+
+// A student's own kernel (KernelId::Own). Registering one makes
+// kernelInfo(KernelId::Own) and kernelSource(KernelId::Own) describe it; the
+// strings are kept for the life of the program, so a KernelInfo handed out
+// earlier stays valid when a newer kernel is registered. findKernel() and
+// allKernels() never list it: it is named by its file (--kernel-file).
+struct OwnKernelDescription {
+    std::string name;        // the __global__ function's name
+    std::string path;        // the file, as the user named it
+    std::string text;        // its exact bytes (the Source panel shows them)
+    int dims = 2;
+    Space maskSpace = Space::Global;
+    bool usesShared = false;
+    std::array<std::string, kArrayCount> arrayNames;
+};
+const KernelInfo& registerOwnKernel(const OwnKernelDescription& description);
+// The text of the kernel registered last (empty before any).
+std::string_view ownKernelSource();
 
 }  // namespace tilescope

@@ -5,6 +5,7 @@
 
 #include "exec/backends.hpp"
 #include "exec/fault.hpp"
+#include "own/own_kernel.hpp"
 #include "reference/reference.hpp"
 #include "trace/sources.hpp"
 
@@ -198,6 +199,7 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
 }  // namespace
 
 Result<RunResult> runKernel(const RunRequest& req) {
+    if (req.own) return own::runOwnKernel(*req.own, req);
     const KernelInfo* k = findKernel(req.kernel);
     if (!k)
         return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the kernels)");

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@
 #include "trace/trace.hpp"
 
 namespace tilescope {
+
+namespace own {
+class OwnKernel;
+}
 
 enum class Backend { Auto, Cpu, Cuda };
 
@@ -48,6 +53,10 @@ struct RunRequest {
     // (for compute-sanitizer).
     bool asIs = false;
     int cpuWorkers = 0;
+    // A student's own kernel file (kernels/own/), compiled: it runs instead
+    // of `kernel`, in a worker process stopped after timeLimitSeconds.
+    std::shared_ptr<const own::OwnKernel> own;
+    double timeLimitSeconds = 10.0;
     const std::atomic<bool>* cancel = nullptr;
     std::atomic<unsigned>* blocksDone = nullptr;
 };

@@ -117,6 +117,11 @@ public:
     // stored, both on the line of dst[i]; the add goes through the Recorder,
     // unfused, like Accumulator's.
     TS_FN ElementRef& operator+=(float v) { return *this = R::add(load(), v); }
+    // The other compound assignments a student's kernel may write: a load,
+    // then a store, both on the line of dst[i].
+    TS_FN ElementRef& operator-=(float v) { return *this = load() - v; }
+    TS_FN ElementRef& operator*=(float v) { return *this = load() * v; }
+    TS_FN ElementRef& operator/=(float v) { return *this = load() / v; }
 
     // Arithmetic reads the element inside the operator, after the other operand
     // has been evaluated, so the order of recorded loads is the same under every
@@ -163,20 +168,32 @@ struct GlobalOf<float, R> {
 // at compile time (`__shared__ float N_ds[TILE_SIZE + MAX_MASK_WIDTH - 1]`);
 // here the size follows the launch, so it lives in the launch's dynamic shared
 // memory and this object only gives it the same [] syntax.
+//
+// A kernel with several shared arrays (a student's own, kernels/own/) places
+// each at its own offset in the block's shared memory: a SharedSlice. The
+// trace then names an element by its offset in the whole of shared memory,
+// so that two arrays never share an index.
+struct SharedSlice {
+    float* data;
+    int base;  // elements before this array in the block's shared memory
+};
+
 template <class R>
 class SharedArray {
 public:
     TS_FN explicit SharedArray(Index count) : m_size(count.value), m_data(R::sharedMemory(count.value, count.line)) {}
+    TS_FN SharedArray(SharedSlice slice, int count) : m_size(count), m_base(slice.base), m_data(slice.data) {}
     TS_FN ElementRef<R> operator[](Index i) const {
         if (i.value < 0 || i.value >= m_size) {
-            R::fault(kArrayShared, i.value, m_size, i.line);
-            return ElementRef<R>{&R::scratch(), i.value, i.line, kArrayShared, true};
+            R::fault(kArrayShared, m_base + i.value, m_base + m_size, i.line);
+            return ElementRef<R>{&R::scratch(), m_base + i.value, i.line, kArrayShared, true};
         }
-        return ElementRef<R>{m_data + i.value, i.value, i.line, kArrayShared};
+        return ElementRef<R>{m_data + i.value, m_base + i.value, i.line, kArrayShared};
     }
 
 private:
     int m_size;
+    int m_base = 0;
     float* m_data;
 };
 
@@ -189,12 +206,12 @@ public:
         // The line of `N_s[ty][tx]` is the one recorded by its first [].
         TS_FN ElementRef<R> operator[](int col) const {
             const SharedArray2D& a = *m_array;
-            int index = m_row * a.m_cols + col;
+            int index = a.m_base + m_row * a.m_cols + col;
             if (m_row < 0 || m_row >= a.m_rows || col < 0 || col >= a.m_cols) {
-                R::fault(kArrayShared, index, a.m_rows * a.m_cols, m_line);
+                R::fault(kArrayShared, index, a.m_base + a.m_rows * a.m_cols, m_line);
                 return ElementRef<R>{&R::scratch(), index, m_line, kArrayShared, true};
             }
-            return ElementRef<R>{a.m_data + index, index, m_line, kArrayShared};
+            return ElementRef<R>{a.m_data + (index - a.m_base), index, m_line, kArrayShared};
         }
 
     private:
@@ -205,11 +222,14 @@ public:
 
     TS_FN SharedArray2D(Index rows, int cols)
         : m_rows(rows.value), m_cols(cols), m_data(R::sharedMemory(rows.value * cols, rows.line)) {}
+    TS_FN SharedArray2D(SharedSlice slice, int rows, int cols)
+        : m_rows(rows), m_cols(cols), m_base(slice.base), m_data(slice.data) {}
     TS_FN Row operator[](Index row) const { return Row(this, row.value, row.line); }
 
 private:
     int m_rows;
     int m_cols;
+    int m_base = 0;
     float* m_data;
 };
 

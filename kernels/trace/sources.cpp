@@ -19,6 +19,7 @@ std::string_view embeddedSource(std::string_view path) {
 }
 
 std::string_view kernelSource(KernelId id) {
+    if (id == KernelId::Own) return ownKernelSource();
     return embeddedSource(kernelInfo(id).sourceFile);
 }
 

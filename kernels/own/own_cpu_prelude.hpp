@@ -1,0 +1,193 @@
+// The start of every student's file as the CPU executor compiles it. The
+// translator (translate.cpp) turns the student's CUDA into the traced kernel
+// language (Global<...>, SharedArray2D, ConstantArray, Accumulator) and puts
+// it after this header, inside namespace tilescope::own_user, with a #line
+// directive so that every recorded line and every compiler message is a line
+// of the student's file. What remains of CUDA there is defined here:
+// threadIdx and friends, __syncthreads(), dim3, the CUDA calls launch() may
+// make, and the kernel launch itself.
+#pragma once
+
+#define TS_FN inline
+#include "exec/traced_types.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+
+#include "exec/cpu_runtime.hpp"
+#include "own/own_runtime.hpp"
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __syncthreads() ::tilescope::cpu::syncthreads(__LINE__)
+
+namespace tilescope::own_user {
+
+using Recorder = cpu::CpuRecorder;
+#include "exec/traced_language.inl"
+
+using cpu::blockDim;
+using cpu::blockIdx;
+using cpu::gridDim;
+using cpu::threadIdx;
+
+// CUDA's dim3: unset sizes are 1.
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+    operator Dim3() const { return Dim3{x, y, z}; }
+};
+
+// min and max as CUDA's device code has them, for any two arithmetic types.
+template <class A, class B>
+inline auto min(A a, B b) -> decltype(a < b ? a : b) {
+    return a < b ? a : b;
+}
+template <class A, class B>
+inline auto max(A a, B b) -> decltype(a < b ? a : b) {
+    return a < b ? b : a;
+}
+
+// [SECTION] The CUDA runtime calls launch() may make.
+
+enum cudaError_t { cudaSuccess = 0 };
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4
+};
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+inline const char* cudaGetErrorString(cudaError_t) { return "no error"; }
+
+// The mask into a __constant__ array. M is a device pointer, so any copy kind
+// is accepted (the runtime checks that the source is one of the arrays).
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(traced::ConstantArray<T, Recorder>& symbol, const void* source,
+                                      std::size_t bytes, std::size_t offset = 0, int = 0,
+                                      unsigned line = __builtin_LINE()) {
+    own::runtime().copyToSymbol("", symbol.values, sizeof(symbol.values), source, bytes, offset, line);
+    return cudaSuccess;
+}
+
+// [SECTION] The kernel launch. The translator writes `conv<<<g, b, s>>>(args)`
+// as `::tilescope::own_user::launchKernel(conv, "conv", STATIC, g, b, s)(args)`,
+// STATIC being the bytes of conv's __shared__ arrays.
+
+template <class Param>
+struct ArgOf {
+    static Param convert(const own::ArraySlot&, const char* kernel, int position, unsigned line) {
+        throw own::LaunchError{std::string("argument ") + std::to_string(position + 1) + " of " + kernel +
+                                   " is an array, but the parameter is not",
+                               line};
+    }
+};
+template <>
+struct ArgOf<Global<const float>> {
+    static Global<const float> convert(const own::ArraySlot& s, const char*, int, unsigned) {
+        return Global<const float>{s.data, s.size, s.id};
+    }
+};
+template <>
+struct ArgOf<Global<float>> {
+    static Global<float> convert(const own::ArraySlot& s, const char*, int, unsigned) {
+        return Global<float>{s.data, s.size, s.id};
+    }
+};
+
+template <class Param, class Arg>
+Param convertArg(const Arg& arg, own::LaunchArg& raw, const char* kernel, int position, unsigned line) {
+    if constexpr (std::is_pointer_v<Arg>) {
+        const own::ArraySlot slot = own::runtime().find(static_cast<const void*>(arg));
+        if (slot.id == 0xff)
+            throw own::LaunchError{std::string("argument ") + std::to_string(position + 1) + " of " + kernel +
+                                       " is a pointer that is none of N, M and P: pass launch()'s own pointers as "
+                                       "they are (no offsets)",
+                                   line};
+        raw.kind = own::LaunchArg::Array;
+        raw.array = slot.id;
+        return ArgOf<Param>::convert(slot, kernel, position, line);
+    } else {
+        static_assert(std::is_arithmetic_v<Arg> || std::is_enum_v<Arg>, "a kernel argument must be a number or an array");
+        if constexpr (std::is_floating_point_v<Param>) {
+            raw.kind = own::LaunchArg::Float;
+            raw.real = static_cast<double>(arg);
+        } else {
+            raw.kind = own::LaunchArg::Int;
+            raw.integer = static_cast<long long>(arg);
+        }
+        if constexpr (std::is_arithmetic_v<Param>) {
+            return static_cast<Param>(arg);
+        } else {
+            throw own::LaunchError{std::string("argument ") + std::to_string(position + 1) + " of " + kernel +
+                                       " is a number, but the parameter is an array",
+                                   line};
+        }
+    }
+}
+
+template <class... Params>
+struct Launcher {
+    void (*kernel)(Params...);
+    own::KernelLaunch launch;
+
+    template <class... Args>
+    void operator()(Args... args) {
+        static_assert(sizeof...(Args) == sizeof...(Params), "the launch passes a different number of arguments "
+                                                            "than the kernel takes");
+        static_assert(sizeof...(Params) <= own::kMaxLaunchArgs, "a kernel takes at most 16 arguments here");
+        launch.argCount = static_cast<int>(sizeof...(Params));
+        convertAll(std::index_sequence_for<Params...>{}, args...);
+    }
+
+private:
+    template <std::size_t... I, class... Args>
+    void convertAll(std::index_sequence<I...>, Args... args) {
+        std::tuple<Params...> params{
+            convertArg<Params>(args, launch.args[I], launch.kernel, static_cast<int>(I), launch.line)...};
+        own::runtime().launch(launch, [&] { std::apply(kernel, params); });
+    }
+};
+
+template <class... Params>
+Launcher<Params...> launchKernel(void (*kernel)(Params...), const char* name, std::size_t staticShared, dim3 grid,
+                                 dim3 block, std::size_t dynamicShared = 0, int /*stream*/ = 0,
+                                 unsigned line = __builtin_LINE()) {
+    Launcher<Params...> l{kernel, {}};
+    l.launch.kernel = name;
+    l.launch.line = line;
+    l.launch.grid = grid;
+    l.launch.block = block;
+    l.launch.staticShared = staticShared;
+    l.launch.dynamicShared = dynamicShared;
+    return l;
+}
+
+// Where a kernel's __shared__ array starts in the block's shared memory.
+inline traced::SharedSlice tsSharedAt(int offset, int count, unsigned line = __builtin_LINE()) {
+    return traced::SharedSlice{Recorder::sharedMemory(offset + count, line) + offset, offset};
+}
+// extern __shared__ float x[]: the launch's dynamic shared memory, after the static arrays.
+inline SharedArray<float> tsDynamicShared(int offset, unsigned line = __builtin_LINE()) {
+    const int count = static_cast<int>(cpu::t_block->shared.size()) - offset;
+    return SharedArray<float>(tsSharedAt(offset, count < 0 ? 0 : count, line), count < 0 ? 0 : count);
+}
+
+// `sum += x` on a local float: one multiply-add, rounded as the GPU's
+// instrumented build rounds it, recorded on its line.
+inline float& tsAddTo(float& sum, traced::Addend term) {
+    sum = Recorder::add(sum, term.value);
+    Recorder::record(Op::MultiplyAdd, kArrayNone, -1, sum, term.line);
+    return sum;
+}
+
+}  // namespace tilescope::own_user

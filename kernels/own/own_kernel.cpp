@@ -1,0 +1,469 @@
+#include "own/own_kernel.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "api/runner.hpp"
+#include "own/worker_protocol.hpp"
+#include "reference/reference.hpp"
+#include "trace/sources.hpp"
+
+extern char** environ;
+
+namespace tilescope {
+// Defined in the generated own_headers.cpp (cmake/EmbedSources.cmake).
+std::span<const EmbeddedSource> ownHeaderTable();
+}  // namespace tilescope
+
+namespace tilescope::own {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+OwnKernel::~OwnKernel() {
+    std::error_code ignored;
+    if (!directory.empty()) fs::remove_all(directory, ignored);
+}
+
+namespace {
+
+double millisSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Result<std::string> makeScratch() {
+    std::string pattern = (fs::temp_directory_path() / "tilescope-kernel-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) return Error{ExitCode::Internal, "cannot make a scratch folder: " + std::string(std::strerror(errno))};
+    return pattern;
+}
+
+// The first of `names` found on PATH.
+std::string onPath(std::initializer_list<const char*> names) {
+    const char* path = std::getenv("PATH");
+    if (!path) return {};
+    for (const char* name : names) {
+        std::stringstream dirs(path);
+        std::string dir;
+        while (std::getline(dirs, dir, ':')) {
+            const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
+            if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+        }
+    }
+    return {};
+}
+
+std::string findCompiler(const CompileOptions& options) {
+    if (!options.compiler.empty()) return options.compiler;
+    if (const char* env = std::getenv("TILESCOPE_CXX"); env && *env) return env;
+    return onPath({"c++", "g++", "clang++"});
+}
+
+// How a child process ended.
+struct Ended {
+    bool started = false;
+    bool timedOut = false;
+    bool cancelled = false;
+    int status = 0;
+    double millis = 0.0;
+    std::string startError;
+};
+
+// Runs `argv` with stdout and stderr in files; waits, ending it at the time
+// limit or on cancel (first SIGUSR1, which the worker answers by writing
+// where it was, then SIGKILL).
+Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err, double timeLimit,
+               const std::atomic<bool>* cancel) {
+    Ended e;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    // Its own process group, so that an ending takes the compiler's children too.
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    const auto start = Clock::now();
+    const int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        e.startError = argv[0] + ": " + std::strerror(rc);
+        return e;
+    }
+    e.started = true;
+    bool signalled = false;
+    Clock::time_point signalledAt;
+    for (;;) {
+        const pid_t done = waitpid(pid, &e.status, WNOHANG);
+        if (done == pid) break;
+        const bool late = millisSince(start) > timeLimit * 1000.0;
+        const bool stop = cancel && cancel->load();
+        if ((late || stop) && !signalled) {
+            e.timedOut = late && !stop;
+            e.cancelled = stop;
+            kill(pid, SIGUSR1);
+            signalled = true;
+            signalledAt = Clock::now();
+        }
+        if (signalled && millisSince(signalledAt) > 300.0) kill(-pid, SIGKILL), kill(pid, SIGKILL);
+        std::this_thread::sleep_for(std::chrono::milliseconds(millisSince(start) < 200 ? 1 : 5));
+    }
+    e.millis = millisSince(start);
+    return e;
+}
+
+// The compiler's first error, as one line naming the student's file.
+std::string firstCompilerError(const std::string& output, const std::string& path) {
+    std::stringstream lines(output);
+    std::string line;
+    while (std::getline(lines, line)) {
+        const std::size_t at = line.find(": error: ");
+        const std::size_t fatal = line.find(": fatal error: ");
+        if (at == std::string::npos && fatal == std::string::npos) continue;
+        if (line.rfind(path + ":", 0) == 0) return line;
+        if (line.find("tilescope-entry") != std::string::npos)
+            return path + ": error: launch() cannot be called as void launch(const float* N, const float* M, "
+                          "float* P, int r, int width[, int height])";
+        // In TileScope's own headers: the student's line is further down, as "required from here".
+        std::string context;
+        std::stringstream rest(output);
+        std::string l;
+        while (std::getline(rest, l))
+            if (l.rfind(path + ":", 0) == 0) {
+                context = l.substr(0, l.find(": ", path.size() + 1));
+                break;
+            }
+        const std::string what = line.substr((at != std::string::npos ? at : fatal) + 2);
+        return (context.empty() ? path : context) + ": " + what;
+    }
+    const std::size_t end = output.find('\n');
+    return path + ": error: the C++ compiler failed: " + output.substr(0, end);
+}
+
+}  // namespace
+
+std::string workerPath() {
+    if (const char* env = std::getenv("TILESCOPE_WORKER"); env && *env) return env;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path beside = self.parent_path() / "tilescope-worker";
+        if (fs::exists(beside)) return beside.string();
+    }
+#ifdef TILESCOPE_WORKER_BUILD_PATH
+    return TILESCOPE_WORKER_BUILD_PATH;
+#else
+    return "tilescope-worker";
+#endif
+}
+
+Result<std::shared_ptr<const OwnKernel>> compileKernelFile(const std::string& path, const CompileOptions& options,
+                                                           Diagnostic* diagnostic) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return badInput(path + ": no such file");
+    if (fs::is_directory(path, ec)) return badInput(path + ": is a folder, not a kernel file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return badInput(path + ": cannot be read");
+    const std::string text = readText(path);
+    if (text.size() > 1'000'000) return badInput(path + ": is over 1 MB; a kernel file is a page or two");
+    return compileKernelText(path, text, options, diagnostic);
+}
+
+Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& path, const std::string& text,
+                                                           const CompileOptions& options, Diagnostic* diagnostic) {
+    auto scratch = makeScratch();
+    if (!scratch) return scratch.error();
+    auto kernel = std::make_shared<OwnKernel>();
+    kernel->directory = *scratch;  // removed with the kernel, on every path out of here
+    const fs::path dir = kernel->directory;
+
+    auto start = Clock::now();
+    auto translation = translate(path, text, dir.string(), diagnostic);
+    if (!translation) return translation.error();
+    kernel->translation = std::move(*translation);
+    kernel->translateMs = millisSince(start);
+
+    // The kernel language's headers, as this program was built with them.
+    for (const EmbeddedSource& h : ownHeaderTable()) {
+        const fs::path target = dir / "include" / std::string(h.path);
+        fs::create_directories(target.parent_path());
+        std::ofstream(target, std::ios::binary) << h.text;
+    }
+    const fs::path source = dir / "kernel.cpp";
+    std::ofstream(source, std::ios::binary) << kernel->translation.cpuSource;
+    kernel->library = (dir / "kernel.so").string();
+
+    const std::string compiler = findCompiler(options);
+    if (compiler.empty())
+        return badInput("no C++ compiler found to compile " + path +
+                        " (install g++, or name one in $TILESCOPE_CXX)");
+    start = Clock::now();
+    const Ended ended = runChild({compiler, "-std=c++20", "-O1", "-fPIC", "-shared", "-ffp-contract=off", "-w",
+                                 "-fdiagnostics-plain-output", "-fno-gnu-unique", "-I" + (dir / "include").string(),
+                                 source.string(), "-o", kernel->library},
+                                dir / "compile.out", dir / "compile.err", options.timeLimitSeconds, options.cancel);
+    kernel->compileMs = millisSince(start);
+    if (!ended.started) return badInput("cannot run the C++ compiler " + ended.startError);
+    if (ended.cancelled) return badInput("cancelled");
+    if (ended.timedOut) return badInput(path + ": the C++ compiler took over " +
+                                        std::to_string(static_cast<int>(options.timeLimitSeconds)) + " s");
+    if (!WIFEXITED(ended.status) || WEXITSTATUS(ended.status) != 0) {
+        const std::string message = firstCompilerError(readText(dir / "compile.err"), path);
+        if (diagnostic) {
+            diagnostic->path = path;
+            diagnostic->line = diagnosticLine(message, path);
+            diagnostic->column = 0;
+            diagnostic->message = message.substr(std::min(message.size(), message.find(": ", path.size()) + 2));
+        }
+        return badInput(message);
+    }
+
+    // What the app and the trace call this kernel and its arrays.
+    const Translation& t = kernel->translation;
+    const KernelDeclaration& k = t.kernels.front();
+    OwnKernelDescription d;
+    d.name = k.name;
+    d.path = path;
+    d.text = text;
+    d.dims = t.dims;
+    d.arrayNames = {"N", "M", "P", ""};
+    bool maskByPointer = false;
+    for (std::size_t i = 0; i < k.parameters.size() && i < k.arrayOf.size(); ++i)
+        if (k.arrayOf[i] < kArrayCount) {
+            d.arrayNames[k.arrayOf[i]] = k.parameters[i].name;
+            maskByPointer = maskByPointer || k.arrayOf[i] == kArrayMask;
+        }
+    if (!maskByPointer && !t.constants.empty()) {
+        d.arrayNames[kArrayMask] = t.constants.front().name;
+        d.maskSpace = Space::Constant;
+    }
+    for (const SharedDeclaration& s : k.shared)
+        d.arrayNames[kArrayShared] += (d.arrayNames[kArrayShared].empty() ? "" : ", ") + s.name;
+    d.usesShared = !k.shared.empty();
+    kernel->info = &registerOwnKernel(d);
+    return std::shared_ptr<const OwnKernel>(std::move(kernel));
+}
+
+// [SECTION] Running in the worker.
+
+namespace {
+
+std::string signalName(int sig) {
+    switch (sig) {
+    case SIGSEGV: return "a segmentation fault (SIGSEGV)";
+    case SIGBUS: return "a bus error (SIGBUS)";
+    case SIGFPE: return "an arithmetic error, such as an integer division by zero (SIGFPE)";
+    case SIGILL: return "an illegal instruction (SIGILL)";
+    case SIGABRT: return "an abort (SIGABRT)";
+    case SIGKILL: return "SIGKILL (out of memory?)";
+    default: return "signal " + std::to_string(sig);
+    }
+}
+
+Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& mask, const WorkerResult& w) {
+    const KernelInfo& k = *kernel.info;
+    Trace t;
+    t.kernel = std::string(k.name);
+    t.backend = "cpu";
+    t.plan = plan;
+    const int size = plan.pitch * plan.height;
+    for (int id : {int(kArrayInput), int(kArrayOutput)}) {
+        ArrayInfo& a = t.arrays[id];
+        a.name = std::string(k.arrayNames[id]);
+        a.space = Space::Global;
+        a.width = plan.width;
+        a.height = plan.height;
+        a.channels = 1;
+        a.pitch = plan.pitch;
+        a.size = size;
+    }
+    ArrayInfo& m = t.arrays[kArrayMask];
+    m.name = std::string(k.arrayNames[kArrayMask]);
+    m.space = k.maskSpace;
+    m.width = mask.width;
+    m.height = mask.height;
+    const Translation& tr = kernel.translation;
+    if (k.maskSpace == Space::Constant && !tr.constants.empty()) {
+        const ConstantDeclaration& c = tr.constants.front();
+        m.pitch = c.cols;
+        m.size = c.rows * c.cols;
+    } else {
+        m.pitch = mask.width;
+        m.size = mask.width * mask.height;
+    }
+    if (k.usesShared) {
+        const KernelDeclaration* kd = tr.kernel(w.kernel);
+        ArrayInfo& s = t.arrays[kArrayShared];
+        s.name = std::string(k.arrayNames[kArrayShared]);
+        s.space = Space::Shared;
+        const int floats = static_cast<int>(plan.sharedBytes / sizeof(float));
+        int cols = floats;
+        if (kd && !kd->shared.empty() && !kd->shared.front().dynamic) cols = kd->shared.front().cols;
+        if (plan.block.y == 1 && k.dims == 1) cols = floats;
+        cols = cols > 0 ? cols : 1;
+        s.width = cols;
+        s.height = (floats + cols - 1) / cols;
+        s.pitch = cols;
+        s.size = floats;
+    }
+    return t;
+}
+
+}  // namespace
+
+Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
+    if (!req.input || !req.mask) return Error{ExitCode::Internal, "runOwnKernel: no input or mask"};
+    const Image& input = *req.input;
+    const Mask& mask = *req.mask;
+    const Translation& t = kernel.translation;
+    const std::string& path = t.path;
+    if (t.dims == 1 && input.rank != 1 && input.height > 1)
+        return badInput(path + " is a 1D kernel (its launch() takes width only): give it a 1D signal");
+    if (t.dims == 2 && input.rank == 1)
+        return badInput(path + " is a 2D kernel (its launch() takes width and height): give it an image");
+    if (mask.width > 2 * kMaxRadius + 1)
+        return badInput("the mask is " + std::to_string(mask.width) + " wide; TileScope's masks are at most " +
+                        std::to_string(2 * kMaxRadius + 1));
+    if (req.backend == Backend::Cuda && !req.fallbackToCpu)
+        return Error{ExitCode::BackendUnavailable,
+                     "--backend cuda: a kernel file runs on the CPU executor in this build (through NVRTC on a GPU "
+                     "is not built here)"};
+    if (Status s = checkBarrierDrop(*kernel.info, req.drop); !s) return s.error();
+    static std::atomic<unsigned> runs{0};
+
+    RunResult result;
+    result.backend = Backend::Cpu;
+    result.backendReason = req.backend == Backend::Cpu ? "requested" : "a kernel file runs on the CPU executor";
+    result.output = input;
+    for (int c = 0; c < input.channels; ++c) {
+        const Image plane = input.channels == 1 ? input : input.plane(c);
+        const bool traced = (req.trace || req.check) && c == 0;
+        const fs::path job = fs::path(kernel.directory) / ("run" + std::to_string(runs.fetch_add(1)));
+        fs::create_directories(job);
+        struct Cleanup {
+            fs::path dir;
+            ~Cleanup() {
+                std::error_code ignored;
+                fs::remove_all(dir, ignored);
+            }
+        } cleanup{job};
+
+        WorkerJob w;
+        w.library = kernel.library;
+        w.dims = t.dims;
+        w.radius = mask.width / 2;
+        w.maskWidth = mask.width;
+        w.width = plane.width;
+        w.height = t.dims == 1 ? 1 : plane.height;
+        w.trace = traced;
+        w.eventBudget = req.eventBudget;
+        w.dropAll = req.drop.all;
+        w.dropLines = req.drop.lines;
+        w.schedule = scheduleName(req.schedule);
+        w.seed = req.seed;
+        w.kernel = std::string(kernel.info->name);
+        w.path = path;
+        for (int a = 0; a < kArrayCount; ++a) w.arrayNames[a] = std::string(kernel.info->arrayNames[a]);
+        w.constantMask = kernel.info->maskSpace == Space::Constant;
+        if (Status s = writeJob(job, w, plane.data, mask.values); !s) return s.error();
+
+        const double limit = req.timeLimitSeconds > 0 ? req.timeLimitSeconds : 1e9;
+        const Ended ended = runChild({workerPath(), job.string()}, job / "stdout.txt", job / "stderr.txt", limit,
+                                     req.cancel);
+        if (!ended.started) return Error{ExitCode::Internal, "cannot start the kernel's worker: " + ended.startError};
+        const std::string where = readText(job / kWhereFile);
+        const std::string at = where.empty() ? "" : " (" + where + ")";
+        if (ended.cancelled) return badInput("cancelled" + at);
+        if (ended.timedOut) {
+            char seconds[32];
+            std::snprintf(seconds, sizeof seconds, "%g", limit);
+            return badInput(path + ": stopped after " + seconds + " s, the time limit: the kernel did not finish" +
+                            at + ". An endless loop? (a loop whose condition never changes, or a thread waiting "
+                                 "for something no thread does)");
+        }
+        if (WIFSIGNALED(ended.status))
+            return badInput(path + ": the kernel crashed with " + signalName(WTERMSIG(ended.status)) + at);
+        if (WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == kCrashExit)
+            return badInput(path + ": the kernel crashed" + at);
+        auto worker = readResult(job);
+        if (!worker) {
+            const std::string err = readText(job / "stderr.txt");
+            return Error{ExitCode::Internal, "the kernel's worker ended without a result (exit status " +
+                                                 std::to_string(WEXITSTATUS(ended.status)) + ")" +
+                                                 (err.empty() ? "" : ": " + err.substr(0, err.find('\n')))};
+        }
+        WorkerResult& r = *worker;
+        if (!r.ok) {
+            const std::string lineText = r.line > 0 ? ":" + std::to_string(r.line) : "";
+            return badInput(path + lineText + ": " + r.message);
+        }
+        result.millis += r.millis;
+        result.faults.merge(r.faults);
+        LaunchPlan plan;
+        plan.kernel = KernelId::Own;
+        plan.grid = r.grid;
+        plan.block = r.block;
+        plan.sharedBytes = r.sharedBytes;
+        plan.radius = mask.width / 2;
+        plan.maskWidth = mask.width;
+        plan.width = plane.width;
+        plan.height = t.dims == 1 ? 1 : plane.height;
+        plan.channels = 1;
+        plan.pitch = plane.width;
+        result.plan = plan;
+        if (traced) {
+            result.trace = describeOwn(kernel, plan, mask, r);
+            result.trace->blocks = std::move(r.blocks);
+            if (!req.check && !req.traceBlocks.empty()) {
+                std::vector<BlockEvents> kept;
+                for (BlockEvents& b : result.trace->blocks)
+                    for (const Dim3& want : req.traceBlocks)
+                        if (sameBlock(want, b.block, plan.grid)) {
+                            kept.push_back(std::move(b));
+                            break;
+                        }
+                result.trace->blocks = std::move(kept);
+            }
+        }
+        if (input.channels == 1) {
+            result.output.data = r.output;
+        } else {
+            Image out = plane;
+            out.data = r.output;
+            result.output.setPlane(c, out);
+        }
+    }
+    if (req.check && result.trace) {
+        const std::vector<double> want = reference::convolve(input, mask);
+        const ResultCheck results{&result.output, want, reference::float32Tolerance(input, mask)};
+        result.problems = detectProblems(*result.trace, &results);
+    }
+    return result;
+}
+
+}  // namespace tilescope::own

@@ -1,0 +1,65 @@
+// A student's own kernel file: read, translated, compiled with the system's
+// C++ compiler into a shared object, and run in a child process (the worker,
+// tilescope-worker) that the caller survives whatever the kernel does. The
+// runner (api/runner.hpp) runs it like a built-in kernel when a request
+// carries one (RunRequest::own).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "api/kernels.hpp"
+#include "core/result.hpp"
+#include "own/translate.hpp"
+
+namespace tilescope {
+struct RunRequest;
+struct RunResult;
+}  // namespace tilescope
+
+namespace tilescope::own {
+
+struct CompileOptions {
+    // The C++ compiler; empty: $TILESCOPE_CXX, else c++, g++ or clang++ from PATH.
+    std::string compiler;
+    double timeLimitSeconds = 60.0;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+class OwnKernel {
+public:
+    Translation translation;
+    std::string directory;  // scratch folder: sources, the shared object, each run's files
+    std::string library;    // the shared object
+    double translateMs = 0.0;
+    double compileMs = 0.0;
+    const KernelInfo* info = nullptr;  // registered (kernelInfo(KernelId::Own))
+
+    OwnKernel() = default;
+    OwnKernel(const OwnKernel&) = delete;
+    OwnKernel& operator=(const OwnKernel&) = delete;
+    ~OwnKernel();  // removes the scratch folder: nothing is left behind
+};
+
+// Reads the file (or takes `text` as its content), translates and compiles
+// it. A parse error, a construct that cannot be followed or a compiler error
+// comes back as one line "file.cu:LINE:COL: error: ..." naming the student's
+// line (Diagnostic holds it apart), with nothing left on disk.
+Result<std::shared_ptr<const OwnKernel>> compileKernelFile(const std::string& path, const CompileOptions& options = {},
+                                                           Diagnostic* diagnostic = nullptr);
+Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& path, const std::string& text,
+                                                           const CompileOptions& options = {},
+                                                           Diagnostic* diagnostic = nullptr);
+
+// Runs the kernel in the worker (the runner calls this for RunRequest::own):
+// the student's launch() with N, M and P, on the CPU executor. A crash, a
+// time limit passed (RunRequest::timeLimitSeconds) or a cancel ends the
+// worker, never the caller, and comes back as an Error that says what
+// happened and, where the executor knew it, in which block, thread and line.
+Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& request);
+
+// The worker program: beside the running program, or $TILESCOPE_WORKER.
+std::string workerPath();
+
+}  // namespace tilescope::own

@@ -1,0 +1,941 @@
+#include "own/translate.hpp"
+
+#if TILESCOPE_HAVE_LIBCLANG
+#include <clang-c/Index.h>
+#endif
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace tilescope::own {
+
+namespace fs = std::filesystem;
+
+const KernelDeclaration* Translation::kernel(const std::string& name) const {
+    for (const KernelDeclaration& k : kernels)
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+std::string Diagnostic::text() const {
+    std::string s = path;
+    if (line > 0) s += ":" + std::to_string(line);
+    if (column > 0) s += ":" + std::to_string(column);
+    return s + ": " + message;
+}
+
+unsigned diagnosticLine(const std::string& message, const std::string& path) {
+    if (message.rfind(path + ":", 0) != 0) return 0;
+    unsigned line = 0;
+    for (std::size_t i = path.size() + 1; i < message.size() && message[i] >= '0' && message[i] <= '9'; ++i)
+        line = line * 10 + static_cast<unsigned>(message[i] - '0');
+    return line;
+}
+
+#if TILESCOPE_HAVE_LIBCLANG
+namespace {
+
+// [SECTION] What the parser sees in place of CUDA's own headers. CUDA mode
+// without CUDA's includes (-nocudainc): the keywords, the built-in variables
+// and the runtime calls launch() may make are declared here, and nothing
+// else is, so a call to anything outside this list is an error with a line.
+constexpr const char* kParsePrelude = R"(#pragma once
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define NULL 0
+typedef unsigned long size_t;
+struct uint3 { unsigned x, y, z; };
+struct dim3 {
+    unsigned x, y, z;
+    __host__ __device__ dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+extern const __device__ uint3 threadIdx;
+extern const __device__ uint3 blockIdx;
+extern const __device__ dim3 blockDim;
+extern const __device__ dim3 gridDim;
+__device__ void __syncthreads();
+typedef struct CUstream_st* cudaStream_t;
+enum cudaError_t { cudaSuccess = 0 };
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
+                      cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+extern "C" int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
+extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void* = 0);
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+const char* cudaGetErrorString(cudaError_t);
+extern "C" __host__ __device__ int printf(const char*, ...);
+template <class A, class B> __host__ __device__ auto min(A a, B b) -> decltype(a < b ? a : b);
+template <class A, class B> __host__ __device__ auto max(A a, B b) -> decltype(a < b ? a : b);
+#define TS_MATH1(f) __host__ __device__ double f(double); __host__ __device__ float f##f(float);
+TS_MATH1(ceil) TS_MATH1(floor) TS_MATH1(sqrt) TS_MATH1(exp) TS_MATH1(fabs) TS_MATH1(round) TS_MATH1(log)
+TS_MATH1(sin) TS_MATH1(cos) TS_MATH1(trunc)
+#undef TS_MATH1
+__host__ __device__ float fminf(float, float);
+__host__ __device__ float fmaxf(float, float);
+__host__ __device__ double fmin(double, double);
+__host__ __device__ double fmax(double, double);
+__host__ __device__ float powf(float, float);
+__host__ __device__ double pow(double, double);
+__host__ __device__ int abs(int);
+)";
+
+// The headers a kernel file may include. They add nothing: what they would
+// declare is in the prelude, for the parser and for the executions alike.
+constexpr const char* kAllowedHeaders[] = {
+    "cuda_runtime.h", "cuda.h",   "cuda_runtime_api.h", "device_launch_parameters.h",
+    "stdio.h",        "cstdio",   "math.h",             "cmath",
+    "stdlib.h",       "cstdlib",  "math_constants.h",   "assert.h",
+};
+
+bool allowedHeader(const std::string& name) {
+    for (const char* h : kAllowedHeaders)
+        if (name == h) return true;
+    return false;
+}
+
+// What the kernel may call, besides its own __device__ functions.
+constexpr const char* kKernelCalls[] = {
+    "__syncthreads", "min",   "max",   "fminf", "fmaxf", "fmin",  "fmax",   "ceil",  "ceilf", "floor", "floorf",
+    "sqrt",          "sqrtf", "exp",   "expf",  "fabs",  "fabsf", "round",  "roundf", "log", "logf",  "sin",
+    "sinf",          "cos",   "cosf",  "trunc", "truncf", "pow",  "powf",   "abs",   "printf",
+};
+// What launch() may call, besides its own host functions.
+constexpr const char* kHostCalls[] = {
+    "cudaMemcpyToSymbol", "cudaDeviceSynchronize", "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString",
+    "printf", "min", "max", "ceil", "ceilf", "floor", "floorf", "sqrt", "sqrtf", "fabs", "fabsf", "round", "roundf",
+    "abs", "pow", "powf", "log", "logf",
+};
+
+template <std::size_t K>
+bool listed(const std::string& name, const char* const (&list)[K]) {
+    for (const char* n : list)
+        if (name == n) return true;
+    return false;
+}
+
+// Why a call is refused, for the calls a student is likely to try.
+std::string whyNotCall(const std::string& name) {
+    if (name.rfind("atomic", 0) == 0)
+        return "atomics (" + name + ") are not supported: each output is written by one thread in a convolution";
+    if (name.rfind("__shfl", 0) == 0 || name == "__syncwarp" || name.rfind("__ballot", 0) == 0 ||
+        name.rfind("__any", 0) == 0 || name.rfind("__all", 0) == 0)
+        return "warp-level primitives (" + name + ") are not supported";
+    if (name == "__ldg") return "__ldg is not supported: read N[i] directly (the compiler picks the cache)";
+    if (name == "__syncthreads_count" || name == "__syncthreads_and" || name == "__syncthreads_or")
+        return name + " is not supported: use __syncthreads()";
+    if (name == "cudaMalloc" || name == "cudaMallocManaged" || name == "cudaFree" || name == "cudaMemcpy" ||
+        name == "cudaMemcpyAsync" || name == "cudaMallocPitch" || name == "cudaMemset" || name == "malloc" ||
+        name == "free")
+        return name + " is not needed: launch() receives N, M and P already in device memory; copy the mask "
+                      "into constant memory with cudaMemcpyToSymbol";
+    return "a call to " + name + " is not supported here (docs/own-kernel.md lists what is)";
+}
+
+// [SECTION] libclang helpers.
+
+std::string str(CXString s) {
+    const char* c = clang_getCString(s);
+    std::string out = c ? c : "";
+    clang_disposeString(s);
+    return out;
+}
+
+struct Where {
+    bool mainFile = false;
+    unsigned line = 0, column = 0, offset = 0;
+};
+
+Where expansion(CXSourceLocation loc) {
+    CXFile file;
+    Where w;
+    clang_getExpansionLocation(loc, &file, &w.line, &w.column, &w.offset);
+    w.mainFile = clang_Location_isFromMainFile(loc) != 0;
+    return w;
+}
+
+std::vector<CXCursor> children(CXCursor c) {
+    std::vector<CXCursor> out;
+    clang_visitChildren(
+        c,
+        [](CXCursor child, CXCursor, CXClientData data) {
+            static_cast<std::vector<CXCursor>*>(data)->push_back(child);
+            return CXChildVisit_Continue;
+        },
+        &out);
+    return out;
+}
+
+bool hasAttr(CXCursor c, CXCursorKind kind) {
+    for (CXCursor child : children(c))
+        if (clang_getCursorKind(child) == kind) return true;
+    return false;
+}
+
+CXCursor unwrap(CXCursor c) {
+    for (;;) {
+        const CXCursorKind k = clang_getCursorKind(c);
+        if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr) return c;
+        std::vector<CXCursor> kids = children(c);
+        if (kids.size() != 1) return c;
+        c = kids[0];
+    }
+}
+
+struct Token {
+    std::string spelling;
+    unsigned begin = 0, end = 0;  // offsets in the main file
+};
+
+class Rejected {
+public:
+    Diagnostic diagnostic;
+};
+
+// [SECTION] The translator.
+
+class Translator {
+public:
+    Translator(const std::string& path, const std::string& text, CXTranslationUnit tu)
+        : m_path(path), m_text(text), m_tu(tu) {}
+
+    void run(Translation& out) {
+        const CXCursor root = clang_getTranslationUnitCursor(m_tu);
+        for (CXCursor c : children(root)) {
+            if (!expansion(clang_getCursorLocation(c)).mainFile) continue;
+            topLevel(c, out);
+        }
+        if (out.kernels.empty()) reject(1, "the file has no __global__ kernel");
+        if (!m_sawLaunch)
+            reject(1, "the file has no launch(): write the host code that launches your kernel in "
+                      "void launch(const float* N, const float* M, float* P, int r, int width, int height) "
+                      "(2D) or void launch(const float* N, const float* M, float* P, int r, int width) (1D)");
+        if (!m_launchesKernel) reject(m_launchLine, "launch() never launches a kernel (kernel<<<grid, block>>>(...))");
+        out.dims = m_dims;
+        for (unsigned line = 1, begin = 0; begin < m_text.size(); ++line) {
+            std::size_t end = m_text.find('\n', begin);
+            if (end == std::string::npos) end = m_text.size();
+            const std::string body = m_text.substr(begin, end - begin);
+            const std::size_t at = body.find("__syncthreads()");
+            const std::size_t comment = body.find("//");
+            if (at != std::string::npos && (comment == std::string::npos || at < comment))
+                out.barrierLines.push_back(line);
+            begin = static_cast<unsigned>(end + 1);
+        }
+    }
+
+    std::string rewritten(bool hostCode) const {
+        std::vector<Edit> edits = m_edits;
+        if (!hostCode) edits.insert(edits.end(), m_hostOnly.begin(), m_hostOnly.end());
+        return apply(edits);
+    }
+    std::string plainDevice() const { return apply(m_plainDevice); }
+
+    [[noreturn]] void reject(unsigned line, const std::string& why) const {
+        throw Rejected{Diagnostic{m_path, line, 0, why}};
+    }
+
+private:
+    struct Edit {
+        unsigned begin, end;
+        std::string text;
+    };
+
+    // Applies non-overlapping edits; a replaced span keeps its line breaks.
+    std::string apply(std::vector<Edit> edits) const {
+        std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+        std::string out;
+        unsigned at = 0;
+        for (const Edit& e : edits) {
+            if (e.begin < at) continue;  // inside a span already replaced (a blanked function)
+            out.append(m_text, at, e.begin - at);
+            out += e.text;
+            out.append(static_cast<std::size_t>(
+                           std::count(m_text.begin() + e.begin, m_text.begin() + e.end, '\n')),
+                       '\n');
+            at = e.end;
+        }
+        out.append(m_text, at, std::string::npos);
+        return out;
+    }
+
+    void edit(unsigned begin, unsigned end, std::string text) { m_edits.push_back(Edit{begin, end, std::move(text)}); }
+
+    unsigned lineOf(CXCursor c) const { return expansion(clang_getCursorLocation(c)).line; }
+    unsigned beginOf(CXCursor c) const { return expansion(clang_getRangeStart(clang_getCursorExtent(c))).offset; }
+    unsigned endOf(CXCursor c) const {
+        // libclang's extents end just past their last character.
+        const CXSourceRange r = clang_getCursorExtent(c);
+        CXFile file;
+        unsigned line, column, offset;
+        clang_getExpansionLocation(clang_getRangeEnd(r), &file, &line, &column, &offset);
+        return offset;
+    }
+
+    std::vector<Token> tokens(CXCursor c) const {
+        CXToken* toks = nullptr;
+        unsigned n = 0;
+        clang_tokenize(m_tu, clang_getCursorExtent(c), &toks, &n);
+        std::vector<Token> out;
+        for (unsigned i = 0; i < n; ++i) {
+            const CXSourceRange r = clang_getTokenExtent(m_tu, toks[i]);
+            const Where b = expansion(clang_getRangeStart(r));
+            const Where e = expansion(clang_getRangeEnd(r));
+            out.push_back(Token{str(clang_getTokenSpelling(m_tu, toks[i])), b.offset, e.offset});
+        }
+        clang_disposeTokens(m_tu, toks, n);
+        return out;
+    }
+
+    // The offset just past the `;` that ends the declaration at `from`.
+    unsigned semicolonAfter(unsigned from) const {
+        const std::size_t at = m_text.find(';', from);
+        return at == std::string::npos ? from : static_cast<unsigned>(at);
+    }
+
+    // The whole line(s) from `begin` to `end`, for blanking.
+    std::pair<unsigned, unsigned> wholeLines(unsigned begin, unsigned end) const {
+        const std::size_t b = m_text.rfind('\n', begin == 0 ? 0 : begin - 1);
+        std::size_t e = m_text.find('\n', end);
+        if (e == std::string::npos) e = m_text.size();
+        return {b == std::string::npos || begin == 0 ? 0u : static_cast<unsigned>(b + 1), static_cast<unsigned>(e)};
+    }
+
+    static std::string typeName(CXType t) { return str(clang_getTypeSpelling(t)); }
+
+    // float[A] or float[A][B]: the sizes, or nothing.
+    static std::optional<std::pair<int, int>> floatArray(CXType t) {
+        t = clang_getCanonicalType(t);
+        if (t.kind != CXType_ConstantArray) return std::nullopt;
+        const long long outer = clang_getArraySize(t);
+        CXType e = clang_getCanonicalType(clang_getArrayElementType(t));
+        if (e.kind == CXType_Float) return std::make_pair(1, static_cast<int>(outer));
+        if (e.kind != CXType_ConstantArray) return std::nullopt;
+        const long long inner = clang_getArraySize(e);
+        if (clang_getCanonicalType(clang_getArrayElementType(e)).kind != CXType_Float) return std::nullopt;
+        return std::make_pair(static_cast<int>(outer), static_cast<int>(inner));
+    }
+
+    static bool isFloatPointer(CXType t) {
+        t = clang_getCanonicalType(t);
+        return t.kind == CXType_Pointer && clang_getCanonicalType(clang_getPointeeType(t)).kind == CXType_Float;
+    }
+    static bool isScalar(CXType t) {
+        switch (clang_getCanonicalType(t).kind) {
+        case CXType_Int: case CXType_UInt: case CXType_Float: case CXType_Bool: case CXType_Long:
+        case CXType_ULong: case CXType_Short: case CXType_UShort: case CXType_Double: case CXType_LongLong:
+        case CXType_ULongLong: case CXType_Char_S: case CXType_Char_U:
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    // [SECTION] Top-level declarations.
+
+    void topLevel(CXCursor c, Translation& out) {
+        const CXCursorKind kind = clang_getCursorKind(c);
+        const unsigned line = lineOf(c);
+        const std::string name = str(clang_getCursorSpelling(c));
+        switch (kind) {
+        case CXCursor_InclusionDirective: {
+            if (!allowedHeader(name))
+                reject(line, "#include <" + name + ">: a kernel file may include only CUDA's and C's own headers "
+                                                   "(cuda_runtime.h, stdio.h, math.h, ...)");
+            const auto span = wholeLines(beginOf(c), beginOf(c));
+            edit(span.first, span.second, "");
+            m_plainDevice.push_back(Edit{span.first, span.second, ""});
+            return;
+        }
+        case CXCursor_MacroDefinition:
+        case CXCursor_MacroExpansion:
+            return;
+        case CXCursor_FunctionDecl:
+            function(c, out);
+            return;
+        case CXCursor_VarDecl:
+            globalVariable(c, out);
+            return;
+        case CXCursor_TypedefDecl:
+        case CXCursor_TypeAliasDecl:
+        case CXCursor_EnumDecl:
+            return;
+        case CXCursor_FunctionTemplate:
+            reject(line, "templates are not supported: write " + name + " for float and int as a plain function");
+        case CXCursor_StructDecl:
+        case CXCursor_ClassDecl:
+        case CXCursor_UnionDecl:
+        case CXCursor_ClassTemplate:
+            reject(line, "classes and structs are not supported in a kernel file");
+        case CXCursor_Namespace:
+            reject(line, "namespaces are not supported in a kernel file");
+        case CXCursor_UsingDirective:
+        case CXCursor_UsingDeclaration:
+            reject(line, "`using` is not supported in a kernel file");
+        default:
+            reject(line, "this declaration is not supported in a kernel file");
+        }
+    }
+
+    void globalVariable(CXCursor c, Translation& out) {
+        const unsigned line = lineOf(c);
+        const std::string name = str(clang_getCursorSpelling(c));
+        if (hasAttr(c, CXCursor_CUDAConstantAttr)) {
+            const auto sizes = floatArray(clang_getCursorType(c));
+            if (!sizes)
+                reject(line, "__constant__ " + name + ": constant memory holds the mask here, a float array of "
+                                                       "one or two dimensions with sizes known at compile time");
+            for (CXCursor child : children(c))
+                if (clang_getCursorKind(child) == CXCursor_InitListExpr)
+                    reject(line, "__constant__ " + name + " has an initialiser: the mask comes from launch(), "
+                                                           "copied with cudaMemcpyToSymbol(" + name + ", M, bytes)");
+            if (!out.constants.empty())
+                reject(line, "a second __constant__ array (" + name + "): the trace follows one constant array, "
+                                                                       "the mask");
+            out.constants.push_back(ConstantDeclaration{name, sizes->first, sizes->second, line});
+            const std::string type = sizes->first == 1 && !is2D(clang_getCursorType(c))
+                                         ? "float[" + std::to_string(sizes->second) + "]"
+                                         : "float[" + std::to_string(sizes->first) + "][" +
+                                               std::to_string(sizes->second) + "]";
+            edit(beginOf(c), endOf(c), "ConstantArray<" + type + "> " + name);
+            return;
+        }
+        if (hasAttr(c, CXCursor_CUDASharedAttr))
+            reject(line, "__shared__ " + name + " outside a kernel: declare shared arrays inside the kernel");
+        if (hasAttr(c, CXCursor_CUDADeviceAttr))
+            reject(line, "__device__ variable " + name + ": global device variables are not supported (use "
+                                                          "#define or const for constants)");
+        if (!clang_isConstQualifiedType(clang_getCursorType(c)))
+            reject(line, "global variable " + name + ": only constants may be global here (#define, const or "
+                                                      "constexpr)");
+    }
+
+    static bool is2D(CXType t) {
+        t = clang_getCanonicalType(t);
+        return clang_getCanonicalType(clang_getArrayElementType(t)).kind == CXType_ConstantArray;
+    }
+
+    void function(CXCursor c, Translation& out) {
+        const std::string name = str(clang_getCursorSpelling(c));
+        const unsigned line = lineOf(c);
+        if (!clang_isCursorDefinition(c)) return;  // a declaration ahead of its definition
+        const bool global = hasAttr(c, CXCursor_CUDAGlobalAttr);
+        const bool device = hasAttr(c, CXCursor_CUDADeviceAttr);
+        const bool host = hasAttr(c, CXCursor_CUDAHostAttr) || !device;
+        std::vector<CXCursor> params;
+        CXCursor body{};
+        bool haveBody = false;
+        for (CXCursor child : children(c)) {
+            if (clang_getCursorKind(child) == CXCursor_ParmDecl) params.push_back(child);
+            if (clang_getCursorKind(child) == CXCursor_CompoundStmt) {
+                body = child;
+                haveBody = true;
+            }
+        }
+        if (!haveBody) return;
+        if (global) {
+            kernel(c, name, line, params, body, out);
+            // The kernel alone goes to NVRTC; its rewritten form to the traced builds.
+        } else if (device && !hasAttr(c, CXCursor_CUDAHostAttr)) {
+            for (CXCursor p : params)
+                if (!isScalar(clang_getCursorType(p)))
+                    reject(lineOf(p), "__device__ " + name + " takes " + typeName(clang_getCursorType(p)) +
+                                          ": a __device__ function here takes numbers only (index arrays in the "
+                                          "kernel itself, so that every access is traced)");
+            Scope scope{Context::Device, nullptr};
+            statement(body, scope);
+        } else if (name == "launch") {
+            launchFunction(c, line, params, body);
+        } else if (host) {
+            Scope scope{Context::Host, nullptr};
+            statement(body, scope);
+        }
+        // launch() and its helpers are host code: the device sources leave them out.
+        if (name == "launch" || (!global && !device)) hostOnly(c);
+    }
+
+    void hostOnly(CXCursor c) {
+        const auto span = std::make_pair(beginOf(c), endOf(c));
+        m_hostOnly.push_back(Edit{span.first, span.second, ""});
+        m_plainDevice.push_back(Edit{span.first, span.second, ""});
+    }
+
+    void launchFunction(CXCursor c, unsigned line, const std::vector<CXCursor>& params, CXCursor body) {
+        (void)c;
+        const char* expected2 = "void launch(const float* N, const float* M, float* P, int r, int width, int height)";
+        const char* expected1 = "void launch(const float* N, const float* M, float* P, int r, int width)";
+        auto is = [&](std::size_t i, bool pointer, bool constant) {
+            const CXType t = clang_getCanonicalType(clang_getCursorType(params[i]));
+            if (pointer)
+                return isFloatPointer(t) && (clang_isConstQualifiedType(clang_getPointeeType(t)) != 0) == constant;
+            return t.kind == CXType_Int;
+        };
+        const bool shape = (params.size() == 5 || params.size() == 6) && is(0, true, true) && is(1, true, true) &&
+                           is(2, true, false) && is(3, false, false) && is(4, false, false) &&
+                           (params.size() == 5 || is(5, false, false));
+        if (!shape)
+            reject(line, std::string("launch() must have exactly this signature: ") + expected2 + " (2D), or " +
+                             expected1 + " (1D)");
+        if (m_sawLaunch) reject(line, "a second launch()");
+        m_sawLaunch = true;
+        m_launchLine = line;
+        m_dims = params.size() == 6 ? 2 : 1;
+        for (CXCursor p : params) m_launchParams.push_back(str(clang_getCursorSpelling(p)));
+        Scope scope{Context::Host, nullptr};
+        statement(body, scope);
+    }
+
+    // [SECTION] Kernels and what their bodies may do.
+
+    enum class Context { Kernel, Device, Host };
+
+    struct Scope {
+        Context context;
+        KernelDeclaration* kernel;
+    };
+
+    void kernel(CXCursor c, const std::string& name, unsigned line, const std::vector<CXCursor>& params,
+                CXCursor body, Translation& out) {
+        KernelDeclaration k;
+        k.name = name;
+        k.line = line;
+        const CXType result = clang_getCursorResultType(c);
+        if (clang_getCanonicalType(result).kind != CXType_Void) reject(line, "a __global__ kernel returns void");
+        for (CXCursor p : params) {
+            const std::string pname = str(clang_getCursorSpelling(p));
+            const CXType t = clang_getCursorType(p);
+            const unsigned pline = lineOf(p);
+            if (pname.empty()) reject(pline, "every parameter of " + name + " needs a name");
+            KernelParameter kp{pname, false, false};
+            if (isFloatPointer(t)) {
+                kp.array = true;
+                kp.writable = !clang_isConstQualifiedType(clang_getPointeeType(clang_getCanonicalType(t)));
+                m_arrays.insert(pname);
+                const unsigned nameAt = expansion(clang_getCursorLocation(p)).offset;
+                edit(beginOf(p), nameAt, kp.writable ? "Global<float> " : "Global<const float> ");
+            } else if (!isScalar(t)) {
+                reject(pline, "parameter " + pname + " of " + name + " is " + typeName(t) +
+                                  ": a kernel takes float arrays (const float* N, float* P) and numbers");
+            }
+            k.parameters.push_back(kp);
+        }
+        out.kernels.push_back(k);
+        KernelDeclaration& declared = out.kernels.back();
+        m_arrayParams = {};
+        for (const KernelParameter& p : declared.parameters)
+            if (p.array) m_arrayParams.insert(p.name);
+        m_kernels.insert(name);
+        Scope scope{Context::Kernel, &declared};
+        statement(body, scope);
+        // Dynamic arrays start after the static ones.
+        for (SharedDeclaration& s : declared.shared)
+            if (s.dynamic) s.offset = declared.staticSharedFloats;
+        for (const auto& [offset, s] : m_sharedEdits) {
+            const SharedDeclaration& d = declared.shared[s];
+            const int at = d.dynamic ? declared.staticSharedFloats : d.offset;
+            std::string text;
+            if (d.dynamic)
+                text = "SharedArray<float> " + d.name + " = tsDynamicShared(" + std::to_string(at) + ")";
+            else if (d.rows == 1 && !m_shared2D.count(d.name))
+                text = "SharedArray<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
+                       std::to_string(d.cols) + "), " + std::to_string(d.cols) + ")";
+            else
+                text = "SharedArray2D<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
+                       std::to_string(d.rows * d.cols) + "), " + std::to_string(d.rows) + ", " +
+                       std::to_string(d.cols) + ")";
+            edit(offset.first, offset.second, text);
+        }
+        m_sharedEdits.clear();
+    }
+
+    void statement(CXCursor c, Scope& scope) {
+        const CXCursorKind kind = clang_getCursorKind(c);
+        const unsigned line = lineOf(c);
+        const std::string name = str(clang_getCursorSpelling(c));
+        const bool device = scope.context != Context::Host;
+        switch (kind) {
+        case CXCursor_VarDecl:
+            localVariable(c, scope);
+            return;
+        case CXCursor_CXXNewExpr:
+        case CXCursor_CXXDeleteExpr:
+            reject(line, "new and delete are not supported in a kernel file");
+        case CXCursor_LambdaExpr:
+            reject(line, "lambdas are not supported in a kernel file");
+        case CXCursor_GCCAsmStmt:
+        case CXCursor_MSAsmStmt:
+            reject(line, "inline assembly is not supported");
+        case CXCursor_CXXThrowExpr:
+        case CXCursor_CXXTryStmt:
+            reject(line, "exceptions are not supported in a kernel file");
+        case CXCursor_CallExpr:
+            call(c, scope);
+            return;
+        case CXCursor_ArraySubscriptExpr: {
+            const std::vector<CXCursor> kids = children(c);
+            if (!kids.empty()) {
+                const CXCursor base = unwrap(kids[0]);
+                if (clang_getCursorKind(base) == CXCursor_DeclRefExpr) m_subscripted.insert(beginOf(base));
+            }
+            break;
+        }
+        case CXCursor_DeclRefExpr:
+            if (device) reference(c, scope);
+            break;
+        case CXCursor_UnaryOperator:
+            if (device) unary(c);
+            break;
+        case CXCursor_CompoundAssignOperator:
+            if (device && compoundAssign(c, scope)) return;
+            break;
+        case CXCursor_BinaryOperator:
+            break;
+        default:
+            break;
+        }
+        (void)name;
+        for (CXCursor child : children(c)) statement(child, scope);
+    }
+
+    // A name used on its own: the arrays may only be indexed.
+    void reference(CXCursor c, Scope& scope) {
+        const std::string name = str(clang_getCursorSpelling(c));
+        const CXCursor target = clang_getCursorReferenced(c);
+        const CXCursorKind tk = clang_getCursorKind(target);
+        const bool array = (tk == CXCursor_ParmDecl && isFloatPointer(clang_getCursorType(target))) ||
+                           m_sharedNames.count(name) || m_constantNames.count(name);
+        if (array && !m_subscripted.count(beginOf(c)))
+            reject(lineOf(c), name + " is used here other than as " + name + "[...] (pointer arithmetic, &, sizeof, "
+                              "or passed on): TileScope follows arrays through their [] alone, so index it directly");
+        if (tk == CXCursor_FunctionDecl && hasAttr(target, CXCursor_CUDAGlobalAttr) && scope.context != Context::Host)
+            reject(lineOf(c), "a kernel launching a kernel (dynamic parallelism) is not supported");
+    }
+
+    void unary(CXCursor c) {
+        const std::vector<Token> t = tokens(c);
+        const std::vector<CXCursor> kids = children(c);
+        if (t.empty() || kids.empty()) return;
+        const CXCursor operand = unwrap(kids[0]);
+        const bool element = clang_getCursorKind(operand) == CXCursor_ArraySubscriptExpr;
+        const std::string first = t.front().spelling, last = t.back().spelling;
+        if (element && (first == "&"))
+            reject(lineOf(c), "the address of an array element (&a[i]) is not supported: index the array itself");
+        if (element && (first == "++" || first == "--" || last == "++" || last == "--"))
+            reject(lineOf(c), "++ and -- on an array element are not supported: write a[i] += 1");
+    }
+
+    // `sum += x` on a local float: one multiply-add, recorded on its line.
+    bool compoundAssign(CXCursor c, Scope& scope) {
+        const std::vector<CXCursor> kids = children(c);
+        if (kids.size() != 2) return false;
+        const CXCursor lhs = unwrap(kids[0]);
+        if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr) return false;
+        const CXCursor target = clang_getCursorReferenced(lhs);
+        if (clang_getCursorKind(target) != CXCursor_VarDecl) return false;
+        if (clang_getCanonicalType(clang_getCursorType(target)).kind != CXType_Float) return false;
+        if (clang_Cursor_getStorageClass(target) != CX_SC_None) return false;
+        const unsigned lhsEnd = endOf(kids[0]);
+        const std::vector<Token> toks = tokens(c);
+        const Token* op = nullptr;
+        for (const Token& t : toks)
+            if (t.begin >= lhsEnd && t.spelling.size() >= 2 && t.spelling.back() == '=') {
+                op = &t;
+                break;
+            }
+        if (!op || op->spelling != "+=") return false;
+        const std::string var = str(clang_getCursorSpelling(lhs));
+        edit(beginOf(kids[0]), op->end, "tsAddTo(" + var + ", ");
+        edit(endOf(c), endOf(c), ")");
+        statement(kids[1], scope);
+        return true;
+    }
+
+    void localVariable(CXCursor c, Scope& scope) {
+        const std::string name = str(clang_getCursorSpelling(c));
+        const unsigned line = lineOf(c);
+        const CXType type = clang_getCursorType(c);
+        const bool device = scope.context != Context::Host;
+        if (hasAttr(c, CXCursor_CUDASharedAttr)) {
+            if (scope.context != Context::Kernel)
+                reject(line, "__shared__ " + name + " outside a kernel: declare it in the __global__ function");
+            KernelDeclaration& k = *scope.kernel;
+            SharedDeclaration d{name, 1, 0, k.staticSharedFloats, false, line};
+            const CXType canonical = clang_getCanonicalType(type);
+            if (canonical.kind == CXType_IncompleteArray &&
+                clang_getCanonicalType(clang_getArrayElementType(canonical)).kind == CXType_Float) {
+                d.dynamic = true;
+            } else if (const auto sizes = floatArray(type)) {
+                d.rows = sizes->first;
+                d.cols = sizes->second;
+                if (is2D(type)) m_shared2D.insert(name);
+                k.staticSharedFloats += d.rows * d.cols;
+            } else {
+                reject(line, "__shared__ " + name + " is " + typeName(type) +
+                                 ": shared arrays here are float arrays of one or two dimensions whose sizes are "
+                                 "known at compile time (#define them), or extern __shared__ float " + name + "[]");
+            }
+            const unsigned begin = beginOf(c);
+            const unsigned end = endOf(c);
+            if (m_text.compare(end, 1, ",") == 0 || m_text.find(',', end) < semicolonAfter(end))
+                reject(line, "declare one __shared__ array per declaration");
+            m_sharedEdits.emplace_back(std::make_pair(begin, end), k.shared.size());
+            k.shared.push_back(d);
+            m_sharedNames.insert(name);
+            return;
+        }
+        if (device && clang_getCanonicalType(type).kind == CXType_Pointer)
+            reject(line, "pointer variable " + name + ": index the kernel's arrays directly (N[i]), so that every "
+                                                      "access is traced");
+        if (device && (clang_Cursor_getStorageClass(c) == CX_SC_Static))
+            reject(line, "static variable " + name + " in device code is not supported");
+        for (CXCursor child : children(c)) statement(child, scope);
+    }
+
+    void call(CXCursor c, Scope& scope) {
+        if (str(clang_getCursorSpelling(c)) == "__cudaPushCallConfiguration") {
+            for (CXCursor child : children(c)) statement(child, scope);  // <<<grid, block>>>'s values
+            return;
+        }
+        const std::vector<Token> toks = tokens(c);
+        const bool chevrons = std::any_of(toks.begin(), toks.end(), [](const Token& t) { return t.spelling == "<<<"; });
+        const std::string name = str(clang_getCursorSpelling(c));
+        const unsigned line = lineOf(c);
+        if (chevrons) {
+            if (scope.context != Context::Host)
+                reject(line, "a kernel launching a kernel (dynamic parallelism) is not supported");
+            kernelLaunch(c, toks, scope);
+            return;
+        }
+        const CXCursor callee = clang_getCursorReferenced(c);
+        const CXCursorKind calleeKind = clang_getCursorKind(callee);
+        if (calleeKind == CXCursor_Constructor || calleeKind == CXCursor_ConversionFunction || name == "dim3") {
+            for (CXCursor child : children(c)) statement(child, scope);
+            return;
+        }
+        const bool ownFunction = !clang_Cursor_isNull(callee) && expansion(clang_getCursorLocation(callee)).mainFile;
+        if (scope.context != Context::Host) {
+            if (!ownFunction && !listed(name, kKernelCalls)) reject(line, whyNotCall(name));
+            if (ownFunction && hasAttr(callee, CXCursor_CUDAGlobalAttr))
+                reject(line, "a kernel launching a kernel (dynamic parallelism) is not supported");
+        } else {
+            if (!ownFunction && !listed(name, kHostCalls)) reject(line, whyNotCall(name));
+            if (name == "cudaMemcpyToSymbol") {
+                const std::vector<CXCursor> kids = children(c);
+                // children: the callee, then the arguments
+                if (kids.size() >= 2) {
+                    const CXCursor symbol = unwrap(kids[1]);
+                    const std::string s = str(clang_getCursorSpelling(symbol));
+                    if (clang_getCursorKind(symbol) != CXCursor_DeclRefExpr || !m_constantNames.count(s))
+                        reject(line, "cudaMemcpyToSymbol copies into a __constant__ array declared in this file");
+                    m_subscripted.insert(beginOf(symbol));
+                }
+            }
+        }
+        for (CXCursor child : children(c)) statement(child, scope);
+    }
+
+    void kernelLaunch(CXCursor c, const std::vector<Token>& toks, Scope& scope) {
+        const unsigned line = lineOf(c);
+        const std::vector<CXCursor> kids = children(c);
+        if (kids.empty()) reject(line, "a kernel launch this translator does not understand");
+        const CXCursor callee = unwrap(kids[0]);
+        const std::string kernel = str(clang_getCursorSpelling(callee));
+
+        if (!m_kernels.count(kernel))
+            reject(line, "launch() may launch only a __global__ kernel defined above it in this file");
+        auto open = std::find_if(toks.begin(), toks.end(), [](const Token& t) { return t.spelling == "<<<"; });
+        auto close = std::find_if(open, toks.end(), [](const Token& t) { return t.spelling == ">>>"; });
+        if (open == toks.end() || close == toks.end()) reject(line, "a kernel launch without its closing >>>");
+        int commas = 0, depth = 0;
+        for (auto t = open + 1; t != close; ++t) {
+            if (t->spelling == "(" || t->spelling == "{" || t->spelling == "[") ++depth;
+            if (t->spelling == ")" || t->spelling == "}" || t->spelling == "]") --depth;
+            if (t->spelling == "," && depth == 0) ++commas;
+        }
+        if (commas > 3) reject(line, "<<<grid, block, bytes, stream>>> takes at most four values");
+        m_launchesKernel = true;
+        Launch launch{kernel, beginOf(callee), open->begin, open->end, close->begin, close->end, {}};
+        // Which of launch()'s arrays (N, M, P: its first three parameters) each argument passes.
+        for (std::size_t i = 1; i < kids.size(); ++i) {
+            const CXCursor arg = unwrap(kids[i]);
+            if (clang_getCursorKind(arg) == CXCursor_CallExpr &&
+                str(clang_getCursorSpelling(arg)) == "__cudaPushCallConfiguration")
+                continue;
+            std::uint8_t array = kArrayNone;
+            if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr) {
+                const std::string name = str(clang_getCursorSpelling(arg));
+                for (std::size_t p = 0; p < m_launchParams.size() && p < 3; ++p)
+                    if (m_launchParams[p] == name)
+                        array = p == 0 ? kArrayInput : p == 1 ? kArrayMask : kArrayOutput;
+            }
+            launch.arrays.push_back(array);
+        }
+        m_launches.push_back(launch);
+        for (std::size_t i = 1; i < kids.size(); ++i) statement(kids[i], scope);
+    }
+
+public:
+    // The launch edits need each kernel's static shared size, known only once
+    // every kernel has been read.
+    void finishLaunches(Translation& out) {
+        for (const Launch& l : m_launches) {
+            KernelDeclaration* k = nullptr;
+            for (KernelDeclaration& d : out.kernels)
+                if (d.name == l.kernel) k = &d;
+            const int bytes = k ? k->staticSharedFloats * 4 : 0;
+            if (k && k->arrayOf.empty()) k->arrayOf = l.arrays;
+            edit(l.calleeBegin, l.calleeBegin, "::tilescope::own_user::launchKernel(");
+            edit(l.openBegin, l.openEnd, ", \"" + l.kernel + "\", " + std::to_string(bytes) + ", ");
+            edit(l.closeBegin, l.closeEnd, ")");
+        }
+    }
+
+    void noteConstants(const Translation& out) {
+        for (const ConstantDeclaration& c : out.constants) m_constantNames.insert(c.name);
+    }
+
+private:
+    struct Launch {
+        std::string kernel;
+        unsigned calleeBegin, openBegin, openEnd, closeBegin, closeEnd;
+        std::vector<std::uint8_t> arrays;  // per argument: the launch() array it passes, or kArrayNone
+    };
+    std::vector<std::string> m_launchParams;
+
+    const std::string& m_path;
+    const std::string& m_text;
+    CXTranslationUnit m_tu;
+    std::vector<Edit> m_edits;
+    std::vector<Edit> m_hostOnly;     // blanked in the device sources
+    std::vector<Edit> m_plainDevice;  // the edits of the plain device source
+    std::vector<Launch> m_launches;
+    std::vector<std::pair<std::pair<unsigned, unsigned>, std::size_t>> m_sharedEdits;
+    std::set<std::string> m_arrays, m_arrayParams, m_sharedNames, m_shared2D, m_constantNames, m_kernels;
+    std::set<unsigned> m_subscripted;  // offsets of array names used as a[...]
+    bool m_sawLaunch = false;
+    bool m_launchesKernel = false;
+    unsigned m_launchLine = 1;
+    int m_dims = 2;
+};
+
+std::string quoted(const std::string& path) {
+    std::string out = "\"";
+    for (char ch : path) {
+        if (ch == '"' || ch == '\\') out += '\\';
+        out += ch;
+    }
+    return out + "\"";
+}
+
+void writeFile(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace
+
+Result<Translation> translate(const std::string& path, const std::string& text, const std::string& scratch,
+                              Diagnostic* diagnostic) {
+    auto fail = [&](const Diagnostic& d) -> Result<Translation> {
+        if (diagnostic) *diagnostic = d;
+        return badInput(d.text());
+    };
+    // The stand-in headers, on disk where the parser looks for them.
+    const fs::path dir = fs::path(scratch) / "parse";
+    writeFile(dir / "tilescope_prelude.h", kParsePrelude);
+    for (const char* h : kAllowedHeaders) writeFile(dir / "include" / h, "#pragma once\n");
+
+    const std::string prelude = (dir / "tilescope_prelude.h").string();
+    const std::string include = "-I" + (dir / "include").string();
+    const char* args[] = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-nostdinc",
+                          "--cuda-gpu-arch=sm_70", "-Wno-unknown-cuda-version", "-std=c++17", "-include",
+                          prelude.c_str(), include.c_str(), "-ferror-limit=1"};
+    CXUnsavedFile unsaved{path.c_str(), text.c_str(), static_cast<unsigned long>(text.size())};
+    CXIndex index = clang_createIndex(0, 0);
+    CXTranslationUnit tu = nullptr;
+    const CXErrorCode parsed = clang_parseTranslationUnit2(
+        index, path.c_str(), args, static_cast<int>(std::size(args)), &unsaved, 1,
+        CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing, &tu);
+    std::unique_ptr<void, void (*)(void*)> indexGuard(index, [](void* i) { clang_disposeIndex(i); });
+    if (parsed != CXError_Success || !tu) return fail(Diagnostic{path, 0, 0, "the C++ parser could not read the file"});
+    std::unique_ptr<CXTranslationUnitImpl, void (*)(CXTranslationUnit)> tuGuard(tu, clang_disposeTranslationUnit);
+
+    // The parser's own first error, at its line in the student's file.
+    for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; ++i) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        const CXDiagnosticSeverity severity = clang_getDiagnosticSeverity(d);
+        if (severity >= CXDiagnostic_Error) {
+            CXFile file;
+            unsigned line = 0, column = 0, offset = 0;
+            const CXSourceLocation loc = clang_getDiagnosticLocation(d);
+            clang_getExpansionLocation(loc, &file, &line, &column, &offset);
+            std::string message = "error: " + str(clang_getDiagnosticSpelling(d));
+            if (message.find("file not found") != std::string::npos)
+                message += " (a kernel file may include only CUDA's and C's own headers: cuda_runtime.h, stdio.h, "
+                           "math.h, ...)";
+            if (!clang_Location_isFromMainFile(loc)) line = column = 0;
+            clang_disposeDiagnostic(d);
+            return fail(Diagnostic{path, line, column, message});
+        }
+        clang_disposeDiagnostic(d);
+    }
+
+    Translation out;
+    out.path = path;
+    out.text = text;
+    Translator translator(path, text, tu);
+    try {
+        // Constants first: launch() and the kernels refer to them by name.
+        for (CXCursor c : children(clang_getTranslationUnitCursor(tu)))
+            if (clang_getCursorKind(c) == CXCursor_VarDecl && expansion(clang_getCursorLocation(c)).mainFile &&
+                hasAttr(c, CXCursor_CUDAConstantAttr))
+                out.constants.push_back(ConstantDeclaration{str(clang_getCursorSpelling(c)), 0, 0, 0});
+        translator.noteConstants(out);
+        out.constants.clear();
+        translator.run(out);
+        translator.finishLaunches(out);
+    } catch (const Rejected& r) {
+        return fail(r.diagnostic);
+    }
+
+    const std::string line1 = "#line 1 " + quoted(path) + "\n";
+    std::string entry = "\n#line 1 \"tilescope-entry\"\n";
+    if (out.dims == 2)
+        entry += "extern \"C\" void tilescope_own_launch(const float* N, const float* M, float* P, int r, int width, "
+                 "int height) { ::tilescope::own_user::launch(N, M, P, r, width, height); }\n";
+    else
+        entry += "extern \"C\" void tilescope_own_launch(const float* N, const float* M, float* P, int r, int width, "
+                 "int) { ::tilescope::own_user::launch(N, M, P, r, width); }\n";
+    out.cpuSource = "#include \"own/own_cpu_prelude.hpp\"\nnamespace tilescope::own_user {\n" + line1 +
+                    translator.rewritten(true) + "\n}  // namespace tilescope::own_user\n" + entry;
+    out.tracedDeviceSource = line1 + translator.rewritten(false);
+    out.deviceSource = line1 + translator.plainDevice();
+    return out;
+}
+
+#else
+
+Result<Translation> translate(const std::string& path, const std::string&, const std::string&, Diagnostic* diagnostic) {
+    Diagnostic d{path, 0, 0, "reading a kernel file needs libclang, which this build of TileScope did not find "
+                             "(Debian: apt-get install libclang-dev, then build again)"};
+    if (diagnostic) *diagnostic = d;
+    return badInput(d.text());
+}
+
+#endif
+
+}  // namespace tilescope::own

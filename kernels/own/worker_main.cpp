@@ -1,0 +1,305 @@
+// tilescope-worker: runs one student's kernel file, compiled into a shared
+// object, in a process of its own, so that whatever the kernel does (crash,
+// loop for ever, ask for all the memory) the app and the command line carry
+// on. Usage: tilescope-worker JOB_FOLDER (own/worker_protocol.hpp).
+//
+// The student's launch() is called with N, M and P; its kernel launch comes
+// back here (own::Runtime) and runs on the CPU executor, one fiber per CUDA
+// thread, recording the trace. When it is stopped (SIGUSR1, the caller's time
+// limit or cancel) or crashes, it writes where it was: the block, the thread
+// and the last line that thread recorded.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "api/kernels.hpp"
+#include "api/limits.hpp"
+#include "api/plan.hpp"
+#include "exec/cpu_executor.hpp"
+#include "exec/cpu_runtime.hpp"
+#include "own/own_runtime.hpp"
+#include "own/worker_protocol.hpp"
+
+namespace tilescope::own {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class CpuRuntime final : public Runtime {
+public:
+    CpuRuntime(const WorkerJob& job, std::vector<float>& N, std::vector<float>& M, std::vector<float>& P)
+        : m_job(job), m_N(N), m_M(M), m_P(P) {}
+
+    ArraySlot find(const void* p) override {
+        if (p == m_N.data()) return ArraySlot{kArrayInput, m_N.data(), static_cast<int>(m_N.size())};
+        if (p == m_M.data()) return ArraySlot{kArrayMask, m_M.data(), static_cast<int>(m_M.size())};
+        if (p == m_P.data()) return ArraySlot{kArrayOutput, m_P.data(), static_cast<int>(m_P.size())};
+        return ArraySlot{};
+    }
+
+    void copyToSymbol(const char*, void* symbol, std::size_t capacity, const void* source, std::size_t bytes,
+                      std::size_t offset, unsigned line) override {
+        const ArraySlot from = find(source);
+        const std::string constant = m_job.arrayNames[kArrayMask];
+        if (from.id == 0xff)
+            throw LaunchError{"cudaMemcpyToSymbol copies from a pointer that is none of N, M and P (pass M as "
+                              "launch() received it)", line};
+        const std::size_t available = static_cast<std::size_t>(from.size) * sizeof(float);
+        if (bytes > available)
+            throw LaunchError{"cudaMemcpyToSymbol copies " + std::to_string(bytes) + " bytes from an array of " +
+                                  std::to_string(available) + " bytes (the mask is " + std::to_string(m_job.maskWidth) +
+                                  (m_job.dims == 2 ? " x " + std::to_string(m_job.maskWidth) : "") +
+                                  " floats: copy (2*r+1)" + (m_job.dims == 2 ? "*(2*r+1)" : "") +
+                                  "*sizeof(float) bytes)",
+                              line};
+        if (offset + bytes > capacity)
+            throw LaunchError{"cudaMemcpyToSymbol copies " + std::to_string(bytes) + " bytes into " + constant +
+                                  ", which holds " + std::to_string(capacity) + " bytes" +
+                                  (offset ? " past the offset " + std::to_string(offset) : "") +
+                                  ": size it for the largest mask (15" + (m_job.dims == 2 ? " x 15" : "") + ")",
+                              line};
+        std::memcpy(static_cast<char*>(symbol) + offset, from.data, bytes);
+    }
+
+    void launch(const KernelLaunch& l, const std::function<void()>& thread) override {
+        if (m_launched)
+            throw LaunchError{"launch() launches a second kernel: TileScope follows one launch (this one is on line " +
+                                  std::to_string(l.line) + ")",
+                              l.line};
+        m_launched = true;
+        m_kernel = l.kernel;
+        const Dim3 b = l.block, g = l.grid;
+        const std::string shape = "<<<" + dims(g) + ", " + dims(b) + ">>>";
+        if (b.x == 0 || b.y == 0 || b.z == 0 || g.x == 0 || g.y == 0 || g.z == 0)
+            throw LaunchError{shape + ": a grid or block with a zero size launches nothing", l.line};
+        if (b.count() > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64)
+            throw LaunchError{shape + ": a block of " + std::to_string(b.count()) +
+                                  " threads; CUDA allows at most 1024 (and 1024 x 1024 x 64 on each side)",
+                              l.line};
+        if (g.y > 65535 || g.z > 65535)
+            throw LaunchError{shape + ": grid y and z are at most 65535", l.line};
+        const unsigned long long threads = 1ull * g.count() * b.count();
+        if (threads > 64ull * 1024 * 1024)
+            throw LaunchError{shape + ": " + std::to_string(threads) + " threads in all; the CPU executor runs at "
+                                                                      "most 67,108,864",
+                              l.line};
+        const std::size_t shared = l.staticShared + l.dynamicShared;
+        if (shared > 48 * 1024)
+            throw LaunchError{shape + ": " + std::to_string(shared) + " bytes of shared memory a block; a block "
+                                                                       "may have 48 KB (49152 bytes)",
+                              l.line};
+        m_plan.kernel = KernelId::Own;
+        m_plan.grid = g;
+        m_plan.block = b;
+        m_plan.sharedBytes = shared;
+        m_plan.radius = m_job.radius;
+        m_plan.maskWidth = m_job.maskWidth;
+        m_plan.width = m_job.width;
+        m_plan.height = m_job.height;
+        m_plan.pitch = m_job.width;
+
+        cpu::CpuOptions options;
+        options.trace = m_job.trace;
+        options.eventBudget = m_job.eventBudget;
+        options.drop.all = m_job.dropAll;
+        options.drop.lines = m_job.dropLines;
+        scheduleFromName(m_job.schedule, options.schedule);
+        options.seed = m_job.seed;
+        options.workers = 1;  // one thread: a stop or a crash names the block and thread it was in
+        options.faults = &m_faults;
+        const auto start = std::chrono::steady_clock::now();
+        auto blocks = cpu::runGrid(m_plan, thread, options);
+        m_millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (!blocks) throw LaunchError{blocks.error().message, 0};
+        m_blocks = std::move(*blocks);
+    }
+
+    bool launched() const { return m_launched; }
+    WorkerResult result() {
+        WorkerResult r;
+        r.ok = true;
+        r.kernel = m_kernel;
+        r.grid = m_plan.grid;
+        r.block = m_plan.block;
+        r.sharedBytes = m_plan.sharedBytes;
+        r.millis = m_millis;
+        r.faults = m_faults;
+        r.blocks = std::move(m_blocks);
+        return r;
+    }
+
+private:
+    static std::string dims(Dim3 d) {
+        std::string s = "(" + std::to_string(d.x);
+        if (d.y != 1 || d.z != 1) s += ", " + std::to_string(d.y);
+        if (d.z != 1) s += ", " + std::to_string(d.z);
+        return s + ")";
+    }
+
+    const WorkerJob& m_job;
+    std::vector<float>& m_N;
+    std::vector<float>& m_M;
+    std::vector<float>& m_P;
+    bool m_launched = false;
+    std::string m_kernel;
+    LaunchPlan m_plan;
+    LaunchFaults m_faults;
+    double m_millis = 0.0;
+    TracedBlocks m_blocks;
+};
+
+Runtime* g_runtime = nullptr;
+
+// [SECTION] Where the kernel was, for a stop or a crash. Only async-signal-safe
+// calls: the text is put together in a fixed buffer and written with write().
+
+int g_whereFd = -1;
+int g_dims = 2;
+
+struct Text {
+    char data[512];
+    std::size_t size = 0;
+    void add(const char* s) {
+        while (*s && size + 1 < sizeof data) data[size++] = *s++;
+    }
+    void add(unsigned long v) {
+        char digits[24];
+        int n = 0;
+        do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) && n < 24);
+        while (n > 0 && size + 1 < sizeof data) data[size++] = digits[--n];
+    }
+    void dim(const Dim3& d) {
+        add("(");
+        add(static_cast<unsigned long>(d.x));
+        if (g_dims > 1) {
+            add(",");
+            add(static_cast<unsigned long>(d.y));
+        }
+        add(")");
+    }
+};
+
+void reportWhere(int sig) {
+    Text t;
+    const cpu::BlockState* b = cpu::t_block;
+    if (b) {
+        t.add(sig == SIGUSR1 ? "it was running block " : "in block ");
+        t.dim(cpu::blockIdx);
+        t.add(", thread ");
+        t.dim(cpu::threadIdx);
+        // The running thread's last recorded line.
+        unsigned line = 0;
+        for (std::size_t i = b->events.size(); i-- > 0;)
+            if (b->events[i].thread == b->current) {
+                line = b->events[i].line;
+                break;
+            }
+        if (line > 0) {
+            t.add(sig == SIGUSR1 ? ", last at line " : ", after line ");
+            t.add(static_cast<unsigned long>(line));
+        }
+    } else {
+        t.add("in launch(), before or after the kernel");
+    }
+    if (g_whereFd >= 0) (void)!write(g_whereFd, t.data, t.size);
+}
+
+void onSignal(int sig) {
+    reportWhere(sig);
+    if (sig == SIGUSR1) _exit(0);
+    _exit(kCrashExit);
+}
+
+void catchSignals() {
+    // Its own stack: a fiber that overflows its stack must still be reported.
+    static std::vector<char> altStack(256 * 1024);
+    stack_t ss{};
+    ss.ss_sp = altStack.data();
+    ss.ss_size = altStack.size();
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa {};
+    sa.sa_handler = onSignal;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGUSR1}) sigaction(sig, &sa, nullptr);
+}
+
+}  // namespace
+
+Runtime& runtime() { return *g_runtime; }
+
+int workerMain(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: tilescope-worker JOB_FOLDER (the app and tilescope start it)\n");
+        return 2;
+    }
+    const fs::path dir = argv[1];
+    WorkerJob job;
+    std::vector<float> N, M;
+    if (Status s = readJob(dir, job, N, M); !s) {
+        std::fprintf(stderr, "%s\n", s.error().message.c_str());
+        return 4;
+    }
+    g_dims = job.dims;
+    g_whereFd = open((dir / kWhereFile).c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    catchSignals();
+    // A kernel that asks for all the memory fails here, not on the machine.
+    rlimit limit{};
+    limit.rlim_cur = limit.rlim_max = 8ull << 30;
+    setrlimit(RLIMIT_AS, &limit);
+
+    OwnKernelDescription d;
+    d.name = job.kernel;
+    d.path = job.path;
+    d.dims = job.dims;
+    d.arrayNames = job.arrayNames;
+    d.maskSpace = job.constantMask ? Space::Constant : Space::Global;
+    registerOwnKernel(d);
+
+    auto fail = [&](const std::string& message, unsigned line) {
+        WorkerResult r;
+        r.ok = false;
+        r.message = message;
+        r.line = line;
+        if (Status s = writeResult(dir, r); !s) return 4;
+        return 0;
+    };
+    void* library = dlopen(job.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) return fail(std::string("the compiled kernel cannot be loaded: ") + dlerror(), 0);
+    using Entry = void (*)(const float*, const float*, float*, int, int, int);
+    auto entry = reinterpret_cast<Entry>(dlsym(library, "tilescope_own_launch"));
+    if (!entry) return fail("the compiled kernel has no launch()", 0);
+
+    std::vector<float> P(N.size(), 0.0f);
+    CpuRuntime rt(job, N, M, P);
+    g_runtime = &rt;
+    try {
+        entry(N.data(), M.data(), P.data(), job.radius, job.width, job.height);
+    } catch (const LaunchError& e) {
+        return fail(e.message, e.line);
+    } catch (const std::exception& e) {
+        return fail(std::string("launch() failed: ") + e.what(), 0);
+    }
+    if (!rt.launched()) return fail("launch() returned without launching a kernel", 0);
+    WorkerResult r = rt.result();
+    r.output = P;
+    if (Status s = writeResult(dir, r); !s) {
+        std::fprintf(stderr, "%s\n", s.error().message.c_str());
+        return 4;
+    }
+    return 0;
+}
+
+}  // namespace tilescope::own
+
+int main(int argc, char** argv) { return tilescope::own::workerMain(argc, argv); }

@@ -1,0 +1,147 @@
+#include "own/worker_protocol.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <fstream>
+
+#include "core/barrier_drop.hpp"
+
+namespace tilescope::own {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+Status writeFloats(const fs::path& path, const std::vector<float>& values) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+    if (!out) return Error{ExitCode::Internal, "cannot write " + path.string()};
+    return success();
+}
+
+Status readFloats(const fs::path& path, std::vector<float>& values) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) return Error{ExitCode::Internal, "cannot read " + path.string()};
+    const std::streamsize bytes = in.tellg();
+    in.seekg(0);
+    values.resize(static_cast<std::size_t>(bytes) / sizeof(float));
+    in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+    return success();
+}
+
+json dim(Dim3 d) { return json::array({d.x, d.y, d.z}); }
+Dim3 dim(const json& j) { return Dim3{j.at(0).get<unsigned>(), j.at(1).get<unsigned>(), j.at(2).get<unsigned>()}; }
+
+}  // namespace
+
+Status writeJob(const fs::path& dir, const WorkerJob& job, const std::vector<float>& N, const std::vector<float>& M) {
+    json j{{"library", job.library},       {"dims", job.dims},         {"radius", job.radius},
+           {"mask_width", job.maskWidth},  {"width", job.width},       {"height", job.height},
+           {"trace", job.trace},           {"event_budget", job.eventBudget}, {"drop_all", job.dropAll},
+           {"drop_lines", job.dropLines},  {"schedule", job.schedule}, {"seed", job.seed},
+           {"kernel", job.kernel},         {"path", job.path},         {"array_names", job.arrayNames},
+           {"constant_mask", job.constantMask}};
+    std::ofstream(dir / "job.json") << j.dump();
+    if (Status s = writeFloats(dir / "N.f32", N); !s) return s;
+    return writeFloats(dir / "M.f32", M);
+}
+
+Status readJob(const fs::path& dir, WorkerJob& job, std::vector<float>& N, std::vector<float>& M) {
+    try {
+        std::ifstream in(dir / "job.json");
+        const json j = json::parse(in);
+        job.library = j.at("library");
+        job.dims = j.at("dims");
+        job.radius = j.at("radius");
+        job.maskWidth = j.at("mask_width");
+        job.width = j.at("width");
+        job.height = j.at("height");
+        job.trace = j.at("trace");
+        job.eventBudget = j.at("event_budget");
+        job.dropAll = j.at("drop_all");
+        job.dropLines = j.at("drop_lines").get<std::vector<unsigned>>();
+        job.schedule = j.at("schedule");
+        job.seed = j.at("seed");
+        job.kernel = j.at("kernel");
+        job.path = j.at("path");
+        job.arrayNames = j.at("array_names").get<std::array<std::string, kArrayCount>>();
+        job.constantMask = j.at("constant_mask");
+    } catch (const std::exception& e) {
+        return Error{ExitCode::Internal, std::string("the worker's job is unreadable: ") + e.what()};
+    }
+    if (Status s = readFloats(dir / "N.f32", N); !s) return s;
+    return readFloats(dir / "M.f32", M);
+}
+
+Status writeResult(const fs::path& dir, const WorkerResult& r) {
+    json j{{"ok", r.ok},
+           {"message", r.message},
+           {"line", r.line},
+           {"kernel", r.kernel},
+           {"grid", dim(r.grid)},
+           {"block", dim(r.block)},
+           {"shared_bytes", r.sharedBytes},
+           {"millis", r.millis},
+           {"outside", r.faults.outside},
+           {"first_outside", r.faults.firstOutside},
+           {"barrier_mismatches", r.faults.barrierMismatches},
+           {"first_barrier", r.faults.firstBarrier},
+           {"blocks", r.blocks.size()}};
+    if (Status s = writeFloats(dir / "P.f32", r.output); !s) return s;
+    std::ofstream events(dir / "events.bin", std::ios::binary);
+    for (const BlockEvents& b : r.blocks) {
+        const std::uint64_t header[4] = {b.block.x, b.block.y, b.block.z, b.events.size()};
+        events.write(reinterpret_cast<const char*>(header), sizeof header);
+        events.write(reinterpret_cast<const char*>(b.events.data()),
+                     static_cast<std::streamsize>(b.events.size() * sizeof(Event)));
+    }
+    if (!events) return Error{ExitCode::Internal, "cannot write the trace"};
+    // The result last: its presence says the rest is complete.
+    std::ofstream((dir / "result.json.part")) << j.dump();
+    fs::rename(dir / "result.json.part", dir / "result.json");
+    return success();
+}
+
+Result<WorkerResult> readResult(const fs::path& dir) {
+    WorkerResult r;
+    try {
+        std::ifstream in(dir / "result.json");
+        if (!in) return Error{ExitCode::Internal, "no result"};
+        const json j = json::parse(in);
+        r.ok = j.at("ok");
+        r.message = j.at("message");
+        r.line = j.at("line");
+        r.kernel = j.at("kernel");
+        r.grid = dim(j.at("grid"));
+        r.block = dim(j.at("block"));
+        r.sharedBytes = j.at("shared_bytes");
+        r.millis = j.at("millis");
+        r.faults.outside = j.at("outside");
+        r.faults.firstOutside = j.at("first_outside");
+        r.faults.barrierMismatches = j.at("barrier_mismatches");
+        r.faults.firstBarrier = j.at("first_barrier");
+        const std::size_t blocks = j.at("blocks");
+        if (Status s = readFloats(dir / "P.f32", r.output); !s) return s.error();
+        std::ifstream events(dir / "events.bin", std::ios::binary);
+        for (std::size_t i = 0; i < blocks; ++i) {
+            std::uint64_t header[4];
+            if (!events.read(reinterpret_cast<char*>(header), sizeof header))
+                return Error{ExitCode::Internal, "the trace is cut short"};
+            BlockEvents b;
+            b.block = Dim3{static_cast<unsigned>(header[0]), static_cast<unsigned>(header[1]),
+                           static_cast<unsigned>(header[2])};
+            b.events.resize(header[3]);
+            events.read(reinterpret_cast<char*>(b.events.data()),
+                        static_cast<std::streamsize>(b.events.size() * sizeof(Event)));
+            if (!events) return Error{ExitCode::Internal, "the trace is cut short"};
+            r.blocks.push_back(std::move(b));
+        }
+    } catch (const std::exception& e) {
+        return Error{ExitCode::Internal, std::string("the worker's result is unreadable: ") + e.what()};
+    }
+    return r;
+}
+
+}  // namespace tilescope::own

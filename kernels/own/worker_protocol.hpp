@@ -1,0 +1,60 @@
+// How the caller and the worker (tilescope-worker) talk: files in a job
+// folder. The caller writes job.json, N.f32 and M.f32; the worker writes
+// result.json, P.f32 and events.bin, and, when it is stopped or crashes,
+// where.txt: the block, thread and line it was in.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/dim3.hpp"
+#include "core/result.hpp"
+#include "exec/fault.hpp"
+#include "trace/trace.hpp"
+
+namespace tilescope::own {
+
+constexpr const char* kWhereFile = "where.txt";
+constexpr int kCrashExit = 70;  // the worker's exit status after a crash it reported
+
+struct WorkerJob {
+    std::string library;
+    int dims = 2;
+    int radius = 0;
+    int maskWidth = 1;
+    int width = 0, height = 1;
+    bool trace = false;
+    std::size_t eventBudget = 20'000'000;
+    bool dropAll = false;
+    std::vector<unsigned> dropLines;
+    std::string schedule = "in-order";
+    unsigned seed = 1;
+    // How the kernel and its arrays are named, for the worker's own messages.
+    std::string kernel;
+    std::string path;
+    std::array<std::string, kArrayCount> arrayNames;
+    bool constantMask = false;
+};
+
+struct WorkerResult {
+    bool ok = false;
+    std::string message;  // what went wrong, for the student
+    unsigned line = 0;    // the student's line it names (0: none)
+    std::string kernel;   // the kernel launch() launched
+    Dim3 grid, block;
+    std::size_t sharedBytes = 0;
+    double millis = 0.0;
+    LaunchFaults faults;
+    std::vector<float> output;
+    TracedBlocks blocks;
+};
+
+Status writeJob(const std::filesystem::path& dir, const WorkerJob& job, const std::vector<float>& N,
+                const std::vector<float>& M);
+Status readJob(const std::filesystem::path& dir, WorkerJob& job, std::vector<float>& N, std::vector<float>& M);
+Status writeResult(const std::filesystem::path& dir, const WorkerResult& result);
+Result<WorkerResult> readResult(const std::filesystem::path& dir);
+
+}  // namespace tilescope::own
