@@ -32,6 +32,7 @@ packages=(
   libglfw3-dev libimgui-dev libstb-dev libfreetype-dev fonts-dejavu-core
   libcli11-dev nlohmann-json3-dev libgtest-dev libboost-context-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
+  libclang-dev
 )
 # Clang and its runtime libraries, for the fuzzers of `test` (libFuzzer comes
 # with Clang only). Optional: where they cannot be installed the fuzzers are

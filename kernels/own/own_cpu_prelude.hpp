@@ -21,6 +21,7 @@
 #include "own/own_runtime.hpp"
 
 #define __global__
+#define __constant__
 #define __device__
 #define __host__
 #define __forceinline__ inline
@@ -106,6 +107,7 @@ struct ArgOf<Global<float>> {
 
 template <class Param, class Arg>
 Param convertArg(const Arg& arg, own::LaunchArg& raw, const char* kernel, int position, unsigned line) {
+    raw.bytes = static_cast<std::uint8_t>(sizeof(Param));
     if constexpr (std::is_pointer_v<Arg>) {
         const own::ArraySlot slot = own::runtime().find(static_cast<const void*>(arg));
         if (slot.id == 0xff)

@@ -216,6 +216,9 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     }
     const fs::path source = dir / "kernel.cpp";
     std::ofstream(source, std::ios::binary) << kernel->translation.cpuSource;
+    // For NVRTC, in the worker on a GPU (own_gpu.cpp).
+    std::ofstream(dir / "device.cu", std::ios::binary) << kernel->translation.deviceSource;
+    std::ofstream(dir / "traced.cu", std::ios::binary) << kernel->translation.tracedDeviceSource;
     kernel->library = (dir / "kernel.so").string();
 
     const std::string compiler = findCompiler(options);
@@ -349,16 +352,19 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
     if (mask.width > 2 * kMaxRadius + 1)
         return badInput("the mask is " + std::to_string(mask.width) + " wide; TileScope's masks are at most " +
                         std::to_string(2 * kMaxRadius + 1));
-    if (req.backend == Backend::Cuda && !req.fallbackToCpu)
-        return Error{ExitCode::BackendUnavailable,
-                     "--backend cuda: a kernel file runs on the CPU executor in this build (through NVRTC on a GPU "
-                     "is not built here)"};
     if (Status s = checkBarrierDrop(*kernel.info, req.drop); !s) return s.error();
     static std::atomic<unsigned> runs{0};
 
+    // Where it runs: as for a built-in kernel, the GPU when there is one
+    // (through NVRTC, in the worker), else the CPU executor.
+    std::string gpuReason, gpuName;
+    const bool gpu = req.backend != Backend::Cpu && gpuAvailable(&gpuReason, &gpuName);
+    const bool fallback = req.backend == Backend::Auto || req.fallbackToCpu;
+    if (req.backend == Backend::Cuda && !gpu && !fallback)
+        return Error{ExitCode::BackendUnavailable, "--backend cuda is not available: " + gpuReason};
     RunResult result;
-    result.backend = Backend::Cpu;
-    result.backendReason = req.backend == Backend::Cpu ? "requested" : "a kernel file runs on the CPU executor";
+    result.backend = gpu ? Backend::Cuda : Backend::Cpu;
+    result.backendReason = gpu ? gpuName : req.backend == Backend::Cpu ? "requested" : "no GPU: " + gpuReason;
     result.output = input;
     for (int c = 0; c < input.channels; ++c) {
         const Image plane = input.channels == 1 ? input : input.plane(c);
@@ -390,6 +396,7 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         w.path = path;
         for (int a = 0; a < kArrayCount; ++a) w.arrayNames[a] = std::string(kernel.info->arrayNames[a]);
         w.constantMask = kernel.info->maskSpace == Space::Constant;
+        w.backend = result.backend == Backend::Cuda ? "cuda" : "cpu";
         if (Status s = writeJob(job, w, plane.data, mask.values); !s) return s.error();
 
         const double limit = req.timeLimitSeconds > 0 ? req.timeLimitSeconds : 1e9;
@@ -418,6 +425,18 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
                                                  (err.empty() ? "" : ": " + err.substr(0, err.find('\n')))};
         }
         WorkerResult& r = *worker;
+        if (r.unavailable && result.backend == Backend::Cuda && fallback) {
+            // The GPU failed in the worker: the CPU executor runs it instead.
+            result.backend = Backend::Cpu;
+            result.gpuFailure = r.message;
+            result.backendReason = "the GPU failed (" + r.message + "); the CPU executor ran it instead";
+            --c;
+            continue;
+        }
+        if (r.unavailable) return Error{ExitCode::BackendUnavailable, r.message};
+        if (r.plainSkipped)
+            result.plainSkipped = "the instrumented kernel found accesses outside an array, so the plain kernel "
+                                  "did not run (it would have made them)";
         if (!r.ok) {
             const std::string lineText = r.line > 0 ? ":" + std::to_string(r.line) : "";
             return badInput(path + lineText + ": " + r.message);
@@ -438,6 +457,7 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         result.plan = plan;
         if (traced) {
             result.trace = describeOwn(kernel, plan, mask, r);
+            result.trace->backend = r.backend;
             result.trace->blocks = std::move(r.blocks);
             if (!req.check && !req.traceBlocks.empty()) {
                 std::vector<BlockEvents> kept;

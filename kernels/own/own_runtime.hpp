@@ -29,6 +29,7 @@ struct ArraySlot {
 struct LaunchArg {
     enum Kind : std::uint8_t { Array, Int, Float } kind = Int;
     std::uint8_t array = 0xff;  // for Array: N, M or P (ArrayId)
+    std::uint8_t bytes = 4;     // the parameter's size (a number's: 1, 2, 4 or 8)
     long long integer = 0;
     double real = 0.0;
 };

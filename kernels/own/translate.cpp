@@ -411,7 +411,7 @@ private:
                                          ? "float[" + std::to_string(sizes->second) + "]"
                                          : "float[" + std::to_string(sizes->first) + "][" +
                                                std::to_string(sizes->second) + "]";
-            edit(beginOf(c), endOf(c), "ConstantArray<" + type + "> " + name);
+            edit(beginOf(c), endOf(c), "__constant__ ConstantArray<" + type + "> " + name);
             return;
         }
         if (hasAttr(c, CXCursor_CUDASharedAttr))
@@ -920,6 +920,15 @@ Result<Translation> translate(const std::string& path, const std::string& text, 
     else
         entry += "extern \"C\" void tilescope_own_launch(const float* N, const float* M, float* P, int r, int width, "
                  "int) { ::tilescope::own_user::launch(N, M, P, r, width); }\n";
+    // The __constant__ arrays, for the GPU runtime to upload after launch() has filled them.
+    entry += "extern \"C\" int tilescope_own_constant(int i, const char** name, const void** values, "
+             "unsigned long* bytes) {\n";
+    for (std::size_t i = 0; i < out.constants.size(); ++i) {
+        const std::string& n = out.constants[i].name;
+        entry += "    if (i == " + std::to_string(i) + ") { *name = \"" + n + "\"; *values = ::tilescope::own_user::" + n +
+                 ".values; *bytes = sizeof(::tilescope::own_user::" + n + ".values); return 1; }\n";
+    }
+    entry += "    return 0;\n}\n";
     out.cpuSource = "#include \"own/own_cpu_prelude.hpp\"\nnamespace tilescope::own_user {\n" + line1 +
                     translator.rewritten(true) + "\n}  // namespace tilescope::own_user\n" + entry;
     out.tracedDeviceSource = line1 + translator.rewritten(false);

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "exec/cpu_runtime.hpp"
 #include "own/own_runtime.hpp"
 #include "own/worker_protocol.hpp"
+#include "own/worker_runtime.hpp"
 
 namespace tilescope::own {
 
@@ -35,7 +37,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class CpuRuntime final : public Runtime {
+class CpuRuntime final : public WorkerRuntime {
 public:
     CpuRuntime(const WorkerJob& job, std::vector<float>& N, std::vector<float>& M, std::vector<float>& P)
         : m_job(job), m_N(N), m_M(M), m_P(P) {}
@@ -124,8 +126,8 @@ public:
         m_blocks = std::move(*blocks);
     }
 
-    bool launched() const { return m_launched; }
-    WorkerResult result() {
+    bool launched() const override { return m_launched; }
+    WorkerResult result() override {
         WorkerResult r;
         r.ok = true;
         r.kernel = m_kernel;
@@ -281,8 +283,29 @@ int workerMain(int argc, char** argv) {
     if (!entry) return fail("the compiled kernel has no launch()", 0);
 
     std::vector<float> P(N.size(), 0.0f);
-    CpuRuntime rt(job, N, M, P);
-    g_runtime = &rt;
+    std::unique_ptr<WorkerRuntime> rt;
+    if (job.backend == "cuda") {
+        using ConstantEntry = int (*)(int, const char**, const void**, unsigned long*);
+        auto constant = reinterpret_cast<ConstantEntry>(dlsym(library, "tilescope_own_constant"));
+        std::vector<HostConstant> constants;
+        const char* name = nullptr;
+        const void* values = nullptr;
+        unsigned long bytes = 0;
+        for (int i = 0; constant && constant(i, &name, &values, &bytes); ++i)
+            constants.push_back(HostConstant{name, values, bytes});
+        auto gpu = makeGpuRuntime(job, dir.parent_path(), N, M, P, std::move(constants));
+        if (!gpu) {
+            WorkerResult r;
+            r.message = gpu.error().message;
+            r.unavailable = true;
+            if (Status s = writeResult(dir, r); !s) return 4;
+            return 0;
+        }
+        rt = std::move(*gpu);
+    } else {
+        rt = std::make_unique<CpuRuntime>(job, N, M, P);
+    }
+    g_runtime = rt.get();
     try {
         entry(N.data(), M.data(), P.data(), job.radius, job.width, job.height);
     } catch (const LaunchError& e) {
@@ -290,9 +313,9 @@ int workerMain(int argc, char** argv) {
     } catch (const std::exception& e) {
         return fail(std::string("launch() failed: ") + e.what(), 0);
     }
-    if (!rt.launched()) return fail("launch() returned without launching a kernel", 0);
-    WorkerResult r = rt.result();
-    r.output = P;
+    if (!rt->launched()) return fail("launch() returned without launching a kernel", 0);
+    WorkerResult r = rt->result();
+    if (job.backend != "cuda") r.output = P;
     if (Status s = writeResult(dir, r); !s) {
         std::fprintf(stderr, "%s\n", s.error().message.c_str());
         return 4;

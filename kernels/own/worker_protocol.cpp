@@ -42,7 +42,7 @@ Status writeJob(const fs::path& dir, const WorkerJob& job, const std::vector<flo
            {"trace", job.trace},           {"event_budget", job.eventBudget}, {"drop_all", job.dropAll},
            {"drop_lines", job.dropLines},  {"schedule", job.schedule}, {"seed", job.seed},
            {"kernel", job.kernel},         {"path", job.path},         {"array_names", job.arrayNames},
-           {"constant_mask", job.constantMask}};
+           {"constant_mask", job.constantMask}, {"backend", job.backend}};
     std::ofstream(dir / "job.json") << j.dump();
     if (Status s = writeFloats(dir / "N.f32", N); !s) return s;
     return writeFloats(dir / "M.f32", M);
@@ -68,6 +68,7 @@ Status readJob(const fs::path& dir, WorkerJob& job, std::vector<float>& N, std::
         job.path = j.at("path");
         job.arrayNames = j.at("array_names").get<std::array<std::string, kArrayCount>>();
         job.constantMask = j.at("constant_mask");
+        job.backend = j.at("backend");
     } catch (const std::exception& e) {
         return Error{ExitCode::Internal, std::string("the worker's job is unreadable: ") + e.what()};
     }
@@ -88,7 +89,10 @@ Status writeResult(const fs::path& dir, const WorkerResult& r) {
            {"first_outside", r.faults.firstOutside},
            {"barrier_mismatches", r.faults.barrierMismatches},
            {"first_barrier", r.faults.firstBarrier},
-           {"blocks", r.blocks.size()}};
+           {"blocks", r.blocks.size()},
+           {"backend", r.backend},
+           {"unavailable", r.unavailable},
+           {"plain_skipped", r.plainSkipped}};
     if (Status s = writeFloats(dir / "P.f32", r.output); !s) return s;
     std::ofstream events(dir / "events.bin", std::ios::binary);
     for (const BlockEvents& b : r.blocks) {
@@ -123,6 +127,9 @@ Result<WorkerResult> readResult(const fs::path& dir) {
         r.faults.barrierMismatches = j.at("barrier_mismatches");
         r.faults.firstBarrier = j.at("first_barrier");
         const std::size_t blocks = j.at("blocks");
+        r.backend = j.at("backend");
+        r.unavailable = j.at("unavailable");
+        r.plainSkipped = j.at("plain_skipped");
         if (Status s = readFloats(dir / "P.f32", r.output); !s) return s.error();
         std::ifstream events(dir / "events.bin", std::ios::binary);
         for (std::size_t i = 0; i < blocks; ++i) {

@@ -36,6 +36,7 @@ struct WorkerJob {
     std::string path;
     std::array<std::string, kArrayCount> arrayNames;
     bool constantMask = false;
+    std::string backend = "cpu";  // or "cuda": NVRTC, plain and instrumented
 };
 
 struct WorkerResult {
@@ -49,6 +50,9 @@ struct WorkerResult {
     LaunchFaults faults;
     std::vector<float> output;
     TracedBlocks blocks;
+    std::string backend = "cpu";
+    bool unavailable = false;   // the GPU could not be used (the caller may run the CPU instead)
+    bool plainSkipped = false;  // the instrumented kernel found accesses outside an array: the plain one did not run
 };
 
 Status writeJob(const std::filesystem::path& dir, const WorkerJob& job, const std::vector<float>& N,

@@ -1,0 +1,509 @@
+// A student's kernel on the GPU, compiled at run time with NVRTC: no nvcc is
+// needed where it runs. Two programs come from the one file:
+//   device.cu  the kernels exactly as the student wrote them (plain CUDA),
+//              with a __syncthreads() that can be left out line by line;
+//   traced.cu  the same kernels in the kernel language (translate.hpp),
+//              recording every thread's events with the device recorder of
+//              the built-in kernels' instrumented build.
+// The instrumented kernel runs first: it never touches memory outside an
+// array, and when it finds such an access the plain kernel is not run (as
+// for the book's listings as printed). The result is the plain kernel's
+// output, the trace the instrumented kernel's, sorted into each thread's
+// program order exactly as for the built-in kernels.
+#include "own/worker_runtime.hpp"
+
+#if TILESCOPE_HAVE_CUDA
+
+#include <cuda_runtime.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "api/kernels.hpp"
+#include "api/plan.hpp"
+#include "core/barrier_drop.hpp"
+#include "exec/fault.hpp"
+#include "trace/event.hpp"
+
+namespace tilescope::own {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+namespace device {
+#include "exec/device_trace.hpp"
+}  // namespace device
+
+// What NVRTC needs of the C++ library for the kernel language's headers.
+constexpr const char* kStdStub = R"(#pragma once
+namespace std {
+typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t; typedef unsigned short uint16_t;
+typedef int int32_t; typedef unsigned int uint32_t; typedef long long int64_t; typedef unsigned long long uint64_t;
+typedef unsigned long size_t;
+}
+)";
+
+constexpr const char* kTracedPrelude = R"(#define TS_FN __device__ __forceinline__
+#include "exec/traced_types.hpp"
+namespace tilescope::instrumented {
+#include "exec/device_trace.hpp"
+#include "exec/device_recorder.cuh"
+}
+namespace tilescope::own_user {
+using Recorder = ::tilescope::instrumented::DeviceRecorder;
+#include "exec/traced_language.inl"
+TS_FN traced::SharedSlice tsSharedAt(int offset, int count, unsigned line = __builtin_LINE()) {
+    return traced::SharedSlice{Recorder::sharedMemory(offset + count, line) + offset, offset};
+}
+TS_FN SharedArray<float> tsDynamicShared(int offset, unsigned line = __builtin_LINE()) {
+    int count = ::tilescope::instrumented::g_trace.sharedFloats - offset;
+    if (count < 0) count = 0;
+    return SharedArray<float>(tsSharedAt(offset, count, line), count);
+}
+TS_FN float& tsAddTo(float& sum, traced::Addend term) {
+    sum = Recorder::add(sum, term.value);
+    Recorder::record(Op::MultiplyAdd, kArrayNone, -1, sum, term.line);
+    return sum;
+}
+}
+#define __syncthreads() ::tilescope::instrumented::syncthreads(__LINE__)
+namespace tilescope::own_user {
+)";
+
+constexpr const char* kPlainPrelude = R"(__constant__ unsigned tsDropBarrier[8];
+__device__ __forceinline__ void tsBarrier(unsigned line) {
+    if (!((tsDropBarrier[line / 32] >> (line % 32)) & 1u)) __syncthreads();
+}
+#define __syncthreads() tsBarrier(__LINE__)
+)";
+
+// The layout of Global<const float> / Global<float> (traced_types.hpp).
+struct ArrayParam {
+    const float* data;
+    int size;
+    std::uint8_t id;
+};
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string cuError(cudaError_t r) {
+    return std::string(cudaGetErrorName(r)) + ": " + cudaGetErrorString(r);
+}
+
+struct CudaFailure {
+    std::string message;
+};
+
+void check(cudaError_t r, const char* what) {
+    if (r != cudaSuccess) throw CudaFailure{std::string(what) + ": " + cuError(r)};
+}
+
+// A compiled program: its module and the lowered names of what it holds.
+struct Program {
+    cudaLibrary_t module = nullptr;
+    std::map<std::string, std::string> lowered;  // name expression -> symbol
+};
+
+class GpuRuntime final : public WorkerRuntime {
+public:
+    GpuRuntime(const WorkerJob& job, const fs::path& folder, std::vector<float>& N, std::vector<float>& M,
+               std::vector<float>& P, std::vector<HostConstant> constants, int device)
+        : m_job(job), m_folder(folder), m_N(N), m_M(M), m_P(P), m_constants(std::move(constants)),
+          m_device(device) {}
+
+    ArraySlot find(const void* p) override {
+        if (p == m_N.data()) return ArraySlot{kArrayInput, m_N.data(), static_cast<int>(m_N.size())};
+        if (p == m_M.data()) return ArraySlot{kArrayMask, m_M.data(), static_cast<int>(m_M.size())};
+        if (p == m_P.data()) return ArraySlot{kArrayOutput, m_P.data(), static_cast<int>(m_P.size())};
+        return ArraySlot{};
+    }
+
+    // The copy lands in the shared object's own array; each launch uploads
+    // that array to the module's symbol of the same name.
+    void copyToSymbol(const char*, void* symbol, std::size_t capacity, const void* source, std::size_t bytes,
+                      std::size_t offset, unsigned line) override {
+        const ArraySlot from = find(source);
+        if (from.id == 0xff)
+            throw LaunchError{"cudaMemcpyToSymbol copies from a pointer that is none of N, M and P", line};
+        const std::size_t available = static_cast<std::size_t>(from.size) * sizeof(float);
+        if (bytes > available)
+            throw LaunchError{"cudaMemcpyToSymbol copies " + std::to_string(bytes) + " bytes from an array of " +
+                                  std::to_string(available) + " bytes",
+                              line};
+        if (offset + bytes > capacity)
+            throw LaunchError{"cudaMemcpyToSymbol copies " + std::to_string(bytes) + " bytes into " +
+                                  m_job.arrayNames[kArrayMask] + ", which holds " + std::to_string(capacity) + " bytes",
+                              line};
+        std::memcpy(static_cast<char*>(symbol) + offset, from.data, bytes);
+    }
+
+    void launch(const KernelLaunch& l, const std::function<void()>&) override {
+        if (m_launched)
+            throw LaunchError{"launch() launches a second kernel: TileScope follows one launch", l.line};
+        m_launched = true;
+        m_kernel = l.kernel;
+        m_plan.kernel = KernelId::Own;
+        m_plan.grid = l.grid;
+        m_plan.block = l.block;
+        m_plan.sharedBytes = l.staticShared + l.dynamicShared;
+        m_plan.radius = m_job.radius;
+        m_plan.maskWidth = m_job.maskWidth;
+        m_plan.width = m_job.width;
+        m_plan.height = m_job.height;
+        m_plan.pitch = m_job.width;
+        if (l.block.count() > 1024 || l.block.count() == 0 || l.grid.count() == 0)
+            throw LaunchError{"a block of " + std::to_string(l.block.count()) + " threads cannot be launched", l.line};
+        if (m_plan.sharedBytes > 48 * 1024)
+            throw LaunchError{std::to_string(m_plan.sharedBytes) + " bytes of shared memory a block; a block may have "
+                                                                  "48 KB",
+                              l.line};
+        try {
+            compile();
+            m_output.assign(m_P.size(), 0.0f);
+            runInstrumented(l);
+            if (m_faults.outside == 0) {
+                runPlain(l);
+            } else {
+                m_plainSkipped = true;
+            }
+        } catch (const CudaFailure& f) {
+            throw LaunchError{"on the GPU: " + f.message, l.line};
+        }
+    }
+
+    bool launched() const override { return m_launched; }
+
+    WorkerResult result() override {
+        WorkerResult r;
+        r.ok = true;
+        r.kernel = m_kernel;
+        r.grid = m_plan.grid;
+        r.block = m_plan.block;
+        r.sharedBytes = m_plan.sharedBytes;
+        r.millis = m_millis;
+        r.faults = m_faults;
+        r.output = m_output;
+        r.blocks = std::move(m_blocks);
+        r.backend = "cuda";
+        r.plainSkipped = m_plainSkipped;
+        return r;
+    }
+
+private:
+    // [SECTION] NVRTC.
+
+    Program build(const std::string& name, const std::string& source, bool traced) {
+        const fs::path includes = m_folder / "include";
+        const fs::path stubs = m_folder / "nvrtc-include";
+        fs::create_directories(stubs);
+        std::ofstream(stubs / "cstdint") << kStdStub;
+        std::ofstream(stubs / "cstddef") << kStdStub;
+        nvrtcProgram prog;
+        if (nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS)
+            throw CudaFailure{"NVRTC could not take the program"};
+        std::vector<std::string> names;
+        const std::string space = traced ? "tilescope::own_user::" : "";
+        names.push_back("&" + space + m_kernel);
+        for (const HostConstant& c : m_constants) names.push_back("&" + space + c.name);
+        if (traced) names.push_back("&tilescope::instrumented::g_trace");
+        else names.push_back("&tsDropBarrier");
+        for (const std::string& n : names) nvrtcAddNameExpression(prog, n.c_str());
+
+        int major = 0, minor = 0;
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, m_device);
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, m_device);
+        const std::string arch = "--gpu-architecture=sm_" + std::to_string(major) + std::to_string(minor);
+        const std::string inc1 = "--include-path=" + includes.string();
+        const std::string inc2 = "--include-path=" + stubs.string();
+        std::vector<const char*> options = {arch.c_str(), "-std=c++17", "-lineinfo", inc1.c_str(), inc2.c_str()};
+        // The instrumented kernel rounds every operation as the CPU executor
+        // does (no fused multiply-add), so that the two traces agree.
+        if (traced) {
+            options.push_back("--fmad=false");
+            options.push_back("-default-device");  // the kernel language's helpers are device code here
+        }
+        const nvrtcResult compiled = nvrtcCompileProgram(prog, static_cast<int>(options.size()), options.data());
+        std::size_t logSize = 0;
+        nvrtcGetProgramLogSize(prog, &logSize);
+        std::string log(logSize, '\0');
+        if (logSize > 0) nvrtcGetProgramLog(prog, log.data());
+        if (compiled != NVRTC_SUCCESS) {
+            nvrtcDestroyProgram(&prog);
+            throw CudaFailure{"NVRTC: " + firstError(log)};
+        }
+        Program p;
+        for (const std::string& n : names) {
+            const char* lowered = nullptr;
+            if (nvrtcGetLoweredName(prog, n.c_str(), &lowered) == NVRTC_SUCCESS && lowered) p.lowered[n] = lowered;
+        }
+        std::size_t cubinSize = 0;
+        nvrtcGetCUBINSize(prog, &cubinSize);
+        std::vector<char> cubin(cubinSize);
+        nvrtcGetCUBIN(prog, cubin.data());
+        nvrtcDestroyProgram(&prog);
+        check(cudaLibraryLoadData(&p.module, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+              "loading the compiled kernel");
+        return p;
+    }
+
+    std::string firstError(const std::string& log) const {
+        std::stringstream lines(log);
+        std::string line;
+        while (std::getline(lines, line))
+            if (line.find("error") != std::string::npos) return line;
+        return log.substr(0, log.find('\n'));
+    }
+
+    void compile() {
+        if (m_compiled) return;
+        const std::string plain = kPlainPrelude + readText(m_folder / "device.cu");
+        const std::string traced = kTracedPrelude + readText(m_folder / "traced.cu") + "\n}\n";
+        m_plainProgram = build("device.cu", plain, false);
+        m_tracedProgram = build("traced.cu", traced, true);
+        m_compiled = true;
+    }
+
+    cudaKernel_t function(const Program& p, bool traced) {
+        const std::string key = "&" + std::string(traced ? "tilescope::own_user::" : "") + m_kernel;
+        auto it = p.lowered.find(key);
+        if (it == p.lowered.end()) throw CudaFailure{"the kernel " + m_kernel + " is not in the compiled program"};
+        cudaKernel_t f;
+        check(cudaLibraryGetKernel(&f, p.module, it->second.c_str()), "finding the kernel");
+        return f;
+    }
+
+    void uploadSymbol(const Program& p, const std::string& key, const void* data, std::size_t bytes) {
+        auto it = p.lowered.find(key);
+        if (it == p.lowered.end()) return;
+        void* at = nullptr;
+        std::size_t size = 0;
+        check(cudaLibraryGetGlobal(&at, &size, p.module, it->second.c_str()), "finding a __constant__ array");
+        check(cudaMemcpy(at, data, std::min(size, bytes), cudaMemcpyHostToDevice), "copying into constant memory");
+    }
+
+    struct Buffer {
+        void* ptr = nullptr;
+        ~Buffer() {
+            if (ptr) cudaFree(ptr);
+        }
+    };
+
+    void allocate(Buffer& b, std::size_t bytes) { check(cudaMalloc(&b.ptr, std::max<std::size_t>(bytes, 4)), "cudaMalloc"); }
+    void up(void* to, const void* from, std::size_t bytes) { check(cudaMemcpy(to, from, bytes, cudaMemcpyHostToDevice), "cudaMemcpy"); }
+    void down(void* to, const void* from, std::size_t bytes) { check(cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy"); }
+    void zero(void* at, std::size_t bytes) { check(cudaMemset(at, 0, bytes), "cudaMemset"); }
+
+    // The launch's arguments, marshalled: arrays as device pointers (plain)
+    // or as Global<...> records (traced), numbers at their own size.
+    struct Args {
+        std::vector<std::array<unsigned char, 16>> storage;
+        std::vector<void*> pointers;
+    };
+    Args marshal(const KernelLaunch& l, bool traced, void* N, void* M, void* P) {
+        Args a;
+        a.storage.resize(static_cast<std::size_t>(l.argCount));
+        for (int i = 0; i < l.argCount; ++i) {
+            const LaunchArg& arg = l.args[i];
+            unsigned char* slot = a.storage[static_cast<std::size_t>(i)].data();
+            if (arg.kind == LaunchArg::Array) {
+                void* const p = arg.array == kArrayInput ? N : arg.array == kArrayMask ? M : P;
+                const int size = static_cast<int>(arg.array == kArrayInput  ? m_N.size()
+                                                  : arg.array == kArrayMask ? m_M.size()
+                                                                            : m_P.size());
+                if (traced) {
+                    const ArrayParam param{static_cast<const float*>(p), size, arg.array};
+                    std::memcpy(slot, &param, sizeof param);
+                } else {
+                    std::memcpy(slot, &p, sizeof p);
+                }
+            } else if (arg.kind == LaunchArg::Float) {
+                if (arg.bytes == 8) std::memcpy(slot, &arg.real, 8);
+                else {
+                    const float f = static_cast<float>(arg.real);
+                    std::memcpy(slot, &f, 4);
+                }
+            } else {
+                std::memcpy(slot, &arg.integer, arg.bytes);  // little-endian: the low bytes
+            }
+            a.pointers.push_back(slot);
+        }
+        return a;
+    }
+
+    void uploadConstants(const Program& p, bool traced) {
+        const std::string space = traced ? "tilescope::own_user::" : "";
+        for (const HostConstant& c : m_constants) uploadSymbol(p, "&" + space + c.name, c.values, c.bytes);
+    }
+
+    void runPlain(const KernelLaunch& l) {
+        Buffer N, M, P;
+        allocate(N, m_N.size() * 4);
+        allocate(M, m_M.size() * 4);
+        allocate(P, m_P.size() * 4);
+        up(N.ptr, m_N.data(), m_N.size() * 4);
+        up(M.ptr, m_M.data(), m_M.size() * 4);
+        zero(P.ptr, m_P.size() * 4);
+        uploadConstants(m_plainProgram, false);
+        BarrierDrop drop;
+        drop.all = m_job.dropAll;
+        drop.lines = m_job.dropLines;
+        const std::array<std::uint32_t, 8> bits = drop.bits();
+        uploadSymbol(m_plainProgram, "&tsDropBarrier", bits.data(), sizeof bits);
+        Args args = marshal(l, false, N.ptr, M.ptr, P.ptr);
+        cudaKernel_t f = function(m_plainProgram, false);
+        cudaEvent_t start, stop;
+        cudaEventCreate(&start);
+        cudaEventCreate(&stop);
+        cudaEventRecord(start);
+        check(cudaLaunchKernel(reinterpret_cast<const void*>(f), dim3(l.grid.x, l.grid.y, l.grid.z),
+                               dim3(l.block.x, l.block.y, l.block.z), args.pointers.data(), l.dynamicShared, nullptr),
+              "launching the kernel");
+        cudaEventRecord(stop);
+        check(cudaDeviceSynchronize(), "running the kernel");
+        float ms = 0.0f;
+        cudaEventElapsedTime(&ms, start, stop);
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        m_millis = ms;
+        down(m_output.data(), P.ptr, m_P.size() * 4);
+    }
+
+    void runInstrumented(const KernelLaunch& l) {
+        const unsigned blocks = l.grid.count();
+        const std::size_t threads = static_cast<std::size_t>(blocks) * l.block.count();
+        std::vector<unsigned char> traced(blocks, m_job.trace ? 1 : 0);
+        unsigned long long capacity = std::max<unsigned long long>(
+            1, std::min<unsigned long long>(m_job.eventBudget, 1ULL << 22));
+        std::vector<device::DeviceEvent> events;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            Buffer N, M, P, ev, count, cursors, tracedBlocks, fault;
+            allocate(N, m_N.size() * 4);
+            allocate(M, m_M.size() * 4);
+            allocate(P, m_P.size() * 4);
+            allocate(ev, capacity * sizeof(device::DeviceEvent));
+            allocate(count, 8);
+            allocate(cursors, threads * sizeof(device::ThreadCursor));
+            allocate(tracedBlocks, blocks);
+            allocate(fault, sizeof(device::DeviceFault));
+            up(N.ptr, m_N.data(), m_N.size() * 4);
+            up(M.ptr, m_M.data(), m_M.size() * 4);
+            up(tracedBlocks.ptr, traced.data(), blocks);
+            zero(P.ptr, m_P.size() * 4);
+            zero(count.ptr, 8);
+            zero(cursors.ptr, threads * sizeof(device::ThreadCursor));
+            zero(fault.ptr, sizeof(device::DeviceFault));
+            uploadConstants(m_tracedProgram, true);
+            device::DeviceTrace trace{};
+            trace.events = static_cast<device::DeviceEvent*>(ev.ptr);
+            trace.capacity = capacity;
+            trace.count = static_cast<unsigned long long*>(count.ptr);
+            trace.cursors = static_cast<device::ThreadCursor*>(cursors.ptr);
+            trace.tracedBlocks = static_cast<const unsigned char*>(tracedBlocks.ptr);
+            trace.fault = static_cast<device::DeviceFault*>(fault.ptr);
+            trace.sharedFloats = static_cast<int>(m_plan.sharedBytes / sizeof(float));
+            BarrierDrop drop;
+            drop.all = m_job.dropAll;
+            drop.lines = m_job.dropLines;
+            const std::array<std::uint32_t, 8> bits = drop.bits();
+            std::copy(bits.begin(), bits.end(), trace.dropBarrier);
+            uploadSymbol(m_tracedProgram, "&tilescope::instrumented::g_trace", &trace, sizeof trace);
+            Args args = marshal(l, true, N.ptr, M.ptr, P.ptr);
+            cudaKernel_t f = function(m_tracedProgram, true);
+            // Every shared array of the traced kernel lives in dynamic shared memory.
+            check(cudaLaunchKernel(reinterpret_cast<const void*>(f), dim3(l.grid.x, l.grid.y, l.grid.z),
+                                   dim3(l.block.x, l.block.y, l.block.z), args.pointers.data(), m_plan.sharedBytes,
+                                   nullptr),
+                  "launching the instrumented kernel");
+            check(cudaDeviceSynchronize(), "running the instrumented kernel");
+            device::DeviceFault hostFault{};
+            down(&hostFault, fault.ptr, sizeof hostFault);
+            m_faults = LaunchFaults{};
+            if (hostFault.set) {
+                const Dim3 block{hostFault.block % l.grid.x, (hostFault.block / l.grid.x) % l.grid.y, 1};
+                m_faults.outside = hostFault.count;
+                m_faults.firstOutside =
+                    describeOutOfBounds(m_plan, block, hostFault.thread, static_cast<std::uint8_t>(hostFault.array),
+                                        hostFault.index, hostFault.size, hostFault.line);
+            }
+            unsigned long long wanted = 0;
+            down(&wanted, count.ptr, 8);
+            if (wanted > m_job.eventBudget) throw LaunchError{traceBudgetMessage(m_job.eventBudget), 0};
+            if (wanted > capacity) {
+                capacity = wanted;
+                continue;
+            }
+            events.resize(wanted);
+            down(events.data(), ev.ptr, wanted * sizeof(device::DeviceEvent));
+            down(m_output.data(), P.ptr, m_P.size() * 4);
+            break;
+        }
+        std::sort(events.begin(), events.end(), [](const device::DeviceEvent& x, const device::DeviceEvent& y) {
+            if (x.block != y.block) return x.block < y.block;
+            if (x.event.thread != y.event.thread) return x.event.thread < y.event.thread;
+            return x.seq < y.seq;
+        });
+        if (!m_job.trace) return;
+        const Dim3 g = l.grid;
+        for (unsigned b = 0; b < blocks; ++b)
+            m_blocks.push_back(BlockEvents{Dim3{b % g.x, (b / g.x) % g.y, b / (g.x * g.y)}, {}});
+        for (const device::DeviceEvent& e : events)
+            if (e.block < m_blocks.size()) m_blocks[e.block].events.push_back(e.event);
+    }
+
+    const WorkerJob& m_job;
+    fs::path m_folder;
+    std::vector<float>& m_N;
+    std::vector<float>& m_M;
+    std::vector<float>& m_P;
+    std::vector<HostConstant> m_constants;
+    int m_device;
+    bool m_compiled = false;
+    Program m_plainProgram, m_tracedProgram;
+    bool m_launched = false;
+    bool m_plainSkipped = false;
+    std::string m_kernel;
+    LaunchPlan m_plan;
+    LaunchFaults m_faults;
+    double m_millis = 0.0;
+    std::vector<float> m_output;
+    TracedBlocks m_blocks;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<WorkerRuntime>> makeGpuRuntime(const WorkerJob& job, const fs::path& folder,
+                                                      std::vector<float>& N, std::vector<float>& M,
+                                                      std::vector<float>& P, std::vector<HostConstant> constants) {
+    int count = 0;
+    if (cudaError_t r = cudaGetDeviceCount(&count); r != cudaSuccess || count == 0)
+        return Error{ExitCode::BackendUnavailable, r != cudaSuccess ? cuError(r) : "no CUDA device"};
+    if (cudaError_t r = cudaSetDevice(0); r != cudaSuccess) return Error{ExitCode::BackendUnavailable, cuError(r)};
+    return std::unique_ptr<WorkerRuntime>(std::make_unique<GpuRuntime>(job, folder, N, M, P, std::move(constants), 0));
+}
+
+}  // namespace tilescope::own
+
+#else
+
+namespace tilescope::own {
+
+Result<std::unique_ptr<WorkerRuntime>> makeGpuRuntime(const WorkerJob&, const std::filesystem::path&,
+                                                      std::vector<float>&, std::vector<float>&, std::vector<float>&,
+                                                      std::vector<HostConstant>) {
+    return Error{ExitCode::BackendUnavailable, "this build of TileScope has no CUDA: a kernel file runs on the CPU"};
+}
+
+}  // namespace tilescope::own
+
+#endif

@@ -1,0 +1,37 @@
+// The runtimes the worker gives a student's launch(): the CPU executor
+// (worker_main.cpp) or the GPU through NVRTC (own_gpu.cpp).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "own/own_runtime.hpp"
+#include "own/worker_protocol.hpp"
+
+namespace tilescope::own {
+
+class WorkerRuntime : public Runtime {
+public:
+    virtual bool launched() const = 0;
+    virtual WorkerResult result() = 0;
+};
+
+// A __constant__ array of the compiled file, as the shared object exports it.
+struct HostConstant {
+    std::string name;
+    const void* values = nullptr;
+    std::size_t bytes = 0;
+};
+
+// The GPU runtime: the file's kernels compiled with NVRTC (device.cu as
+// written, traced.cu in the kernel language with the device recorder), run
+// plain and instrumented. An error when there is no GPU or no CUDA in this
+// build.
+Result<std::unique_ptr<WorkerRuntime>> makeGpuRuntime(const WorkerJob& job, const std::filesystem::path& folder,
+                                                      std::vector<float>& N, std::vector<float>& M,
+                                                      std::vector<float>& P, std::vector<HostConstant> constants);
+
+}  // namespace tilescope::own

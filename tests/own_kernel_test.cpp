@@ -1,0 +1,214 @@
+// A student's own kernel file (kernels/own/): the translation keeps every
+// line where the student wrote it; the CPU executor runs the file and agrees
+// with the float64 reference; the trace counts what the kernel must do; and,
+// on a GPU, the plain and instrumented runs through NVRTC agree with the CPU
+// event for event. (The broken files are tested through the binary, by
+// tests/own/run_broken.py.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "api/runner.hpp"
+#include "own/own_kernel.hpp"
+#include "own/translate.hpp"
+#include "reference/reference.hpp"
+
+namespace tilescope {
+namespace {
+
+const std::string kGood = std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/good/";
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Image randomImage(int w, int h, unsigned seed) {
+    Image image = Image::planar(w, h);
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    for (float& v : image.data) v = value(random);
+    return image;
+}
+
+Mask randomMask(int r, int dims, unsigned seed) {
+    const int w = 2 * r + 1;
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    std::vector<float> values(dims == 1 ? w : w * w);
+    for (float& v : values) v = value(random);
+    return dims == 1 ? Mask::row(values) : Mask::square(w, values);
+}
+
+std::shared_ptr<const own::OwnKernel> compile(const std::string& file) {
+    auto k = own::compileKernelFile(kGood + file);
+    if (!k) ADD_FAILURE() << k.error().message;
+    return k ? *k : nullptr;
+}
+
+TEST(OwnTranslate, KeepsEveryLineAndRewritesOnlyWhatItMust) {
+    const std::string text = readFile(kGood + "conv2d_tiled_student.cu");
+    const std::string scratch = std::filesystem::temp_directory_path() / "tilescope-translate-test";
+    auto t = own::translate("student.cu", text, scratch);
+    std::filesystem::remove_all(scratch);
+    ASSERT_TRUE(t) << t.error().message;
+    // The rewritten file has the student's lines, one for one.
+    const std::string& cpu = t->cpuSource;
+    const std::size_t start = cpu.find("#line 1 \"student.cu\"\n") + std::string("#line 1 \"student.cu\"\n").size();
+    const std::size_t end = cpu.find("\n}  // namespace tilescope::own_user");
+    ASSERT_NE(end, std::string::npos);
+    EXPECT_EQ(std::count(cpu.begin() + static_cast<long>(start), cpu.begin() + static_cast<long>(end), '\n'),
+              std::count(text.begin(), text.end(), '\n'));
+    EXPECT_NE(cpu.find("SharedArray2D<float> N_ds(tsSharedAt(0, 256), 16, 16)"), std::string::npos);
+    EXPECT_NE(cpu.find("__constant__ ConstantArray<float[15][15]> Mc"), std::string::npos);
+    EXPECT_NE(cpu.find("Global<const float> N"), std::string::npos);
+    EXPECT_NE(cpu.find("tsAddTo(Pvalue, "), std::string::npos);
+    EXPECT_NE(cpu.find("::tilescope::own_user::launchKernel(conv2d_tiled, \"conv2d_tiled\", 1024, grid, block)"),
+              std::string::npos);
+    ASSERT_EQ(t->kernels.size(), 1u);
+    EXPECT_EQ(t->kernels[0].staticSharedFloats, 256);
+    EXPECT_EQ(t->dims, 2);
+    ASSERT_EQ(t->constants.size(), 1u);
+    EXPECT_EQ(t->constants[0].name, "Mc");
+    // The device source is the student's kernel as written, launch() left out.
+    EXPECT_NE(t->deviceSource.find("__shared__ float N_ds[IN_TILE][IN_TILE]"), std::string::npos);
+    EXPECT_EQ(t->deviceSource.find("<<<"), std::string::npos);
+}
+
+TEST(OwnTranslate, RefusesWithTheLineAndTheReason) {
+    const std::string scratch = std::filesystem::temp_directory_path() / "tilescope-translate-refuse";
+    const std::string text =
+        "__global__ void k(const float* N, float* P, int width) {\n"
+        "    int i = threadIdx.x;\n"
+        "    atomicAdd(&P[0], N[i]);\n"
+        "}\n"
+        "void launch(const float* N, const float* M, float* P, int r, int width) { k<<<1, 32>>>(N, P, width); }\n";
+    own::Diagnostic d;
+    auto t = own::translate("atomic.cu", text, scratch, &d);
+    std::filesystem::remove_all(scratch);
+    ASSERT_FALSE(t);
+    EXPECT_EQ(d.line, 3u);
+    EXPECT_NE(t.error().message.find("atomic.cu:3"), std::string::npos) << t.error().message;
+}
+
+struct RunCase {
+    const char* file;
+    int dims;
+    int width, height, radius;
+};
+
+class OwnGoodKernels : public ::testing::TestWithParam<RunCase> {};
+
+// Every good file, on the CPU executor: right against the float64 reference,
+// every output stored once, and (2r+1)^dims multiply-adds per output.
+TEST_P(OwnGoodKernels, AgreeWithTheReferenceAndDoTheBooksWork) {
+    const RunCase c = GetParam();
+    auto kernel = compile(c.file);
+    ASSERT_TRUE(kernel);
+    const Image input = c.dims == 1 ? Image::signal(randomImage(c.width, 1, 3).data) : randomImage(c.width, c.height, 3);
+    const Mask mask = randomMask(c.radius, c.dims, 5);
+    RunRequest req;
+    req.own = kernel;
+    req.kernel = std::string(kernel->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.backend = Backend::Cpu;
+    req.check = true;
+    auto run = runKernel(req);
+    ASSERT_TRUE(run) << run.error().message;
+    ASSERT_TRUE(run->trace && run->problems);
+    EXPECT_TRUE(run->problems->items.empty()) << describeProblem(*run->trace, run->problems->items.front());
+    const std::vector<double> want = reference::convolve(input, mask);
+    EXPECT_LE(reference::maxAbsDifference(run->output.data, want), reference::float32Tolerance(input, mask));
+    std::size_t stores = 0, madds = 0;
+    for (const BlockEvents& b : run->trace->blocks)
+        for (const Event& e : b.events) {
+            stores += e.op == Op::Store && e.array == kArrayOutput;
+            madds += e.op == Op::MultiplyAdd;
+        }
+    const std::size_t outputs = static_cast<std::size_t>(c.width) * (c.dims == 1 ? 1 : c.height);
+    const std::size_t taps = c.dims == 1 ? 2 * c.radius + 1 : (2 * c.radius + 1) * (2 * c.radius + 1);
+    EXPECT_EQ(stores, outputs);
+    // The basic kernels skip ghost cells, so they do fewer multiply-adds; none does more.
+    EXPECT_LE(madds, outputs * taps);
+    EXPECT_GT(madds, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, OwnGoodKernels,
+                         ::testing::Values(RunCase{"conv2d_tiled_student.cu", 2, 45, 37, 2},
+                                           RunCase{"conv2d_tiled_student.cu", 2, 17, 64, 7},
+                                           RunCase{"conv2d_basic_student.cu", 2, 40, 21, 1},
+                                           RunCase{"conv2d_extern_shared_student.cu", 2, 33, 29, 3},
+                                           RunCase{"conv1d_basic_student.cu", 1, 1000, 1, 4},
+                                           RunCase{"conv1d_tiled_student.cu", 1, 777, 1, 2}));
+
+TEST(OwnKernel, NothingIsLeftBehind) {
+    std::string folder;
+    {
+        auto kernel = compile("conv2d_basic_student.cu");
+        ASSERT_TRUE(kernel);
+        folder = kernel->directory;
+        EXPECT_TRUE(std::filesystem::exists(kernel->library));
+    }
+    EXPECT_FALSE(std::filesystem::exists(folder));
+}
+
+// On a GPU: plain and instrumented through NVRTC; the instrumented trace is
+// the CPU's, event for event.
+TEST(OwnKernelGpu, TracesEqualTheCpusEventForEvent) {
+    std::string reason;
+    if (!gpuAvailable(&reason)) GTEST_SKIP() << "no GPU: " << reason;
+    for (const char* file : {"conv2d_tiled_student.cu", "conv2d_extern_shared_student.cu", "conv1d_tiled_student.cu"}) {
+        SCOPED_TRACE(file);
+        auto kernel = compile(file);
+        ASSERT_TRUE(kernel);
+        const int dims = kernel->translation.dims;
+        const Image input = dims == 1 ? Image::signal(randomImage(1000, 1, 9).data) : randomImage(64, 64, 9);
+        const Mask mask = randomMask(2, dims, 11);
+        RunRequest req;
+        req.own = kernel;
+        req.kernel = std::string(kernel->info->name);
+        req.input = &input;
+        req.mask = &mask;
+        req.trace = true;
+        req.backend = Backend::Cpu;
+        auto cpu = runKernel(req);
+        ASSERT_TRUE(cpu) << cpu.error().message;
+        req.backend = Backend::Cuda;
+        auto gpu = runKernel(req);
+        ASSERT_TRUE(gpu) << gpu.error().message;
+        EXPECT_EQ(gpu->backend, Backend::Cuda);
+        EXPECT_EQ(gpu->trace->backend, "cuda");
+        EXPECT_TRUE(gpu->plainSkipped.empty()) << gpu->plainSkipped;
+        EXPECT_GT(gpu->millis, 0.0);
+        const std::vector<double> want = reference::convolve(input, mask);
+        EXPECT_LE(reference::maxAbsDifference(gpu->output.data, want), reference::float32Tolerance(input, mask));
+        ASSERT_EQ(cpu->trace->blocks.size(), gpu->trace->blocks.size());
+        std::size_t compared = 0;
+        for (std::size_t b = 0; b < cpu->trace->blocks.size(); ++b) {
+            const auto& x = cpu->trace->blocks[b];
+            const auto& y = gpu->trace->blocks[b];
+            ASSERT_EQ(x.block, y.block);
+            ASSERT_EQ(x.events.size(), y.events.size()) << "block " << b;
+            for (std::size_t i = 0; i < x.events.size(); ++i) {
+                const Event& e = x.events[i];
+                const Event& f = y.events[i];
+                ASSERT_TRUE(e.index == f.index && e.value == f.value && e.thread == f.thread && e.line == f.line &&
+                            e.phase == f.phase && e.op == f.op && e.array == f.array)
+                    << "block " << b << " event " << i << ": cpu line " << e.line << " op " << int(e.op)
+                    << " value " << e.value << ", gpu line " << f.line << " op " << int(f.op) << " value " << f.value;
+                ++compared;
+            }
+        }
+        EXPECT_GT(compared, 1000u);
+    }
+}
+
+}  // namespace
+}  // namespace tilescope
