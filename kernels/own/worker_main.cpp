@@ -256,9 +256,12 @@ int workerMain(int argc, char** argv) {
     g_whereFd = open((dir / kWhereFile).c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     catchSignals();
     // A kernel that asks for all the memory fails here, not on the machine.
-    rlimit limit{};
-    limit.rlim_cur = limit.rlim_max = 8ull << 30;
-    setrlimit(RLIMIT_AS, &limit);
+    // (Not with CUDA, which reserves far more address space than it uses.)
+    if (job.backend != "cuda") {
+        rlimit limit{};
+        limit.rlim_cur = limit.rlim_max = 8ull << 30;
+        setrlimit(RLIMIT_AS, &limit);
+    }
 
     OwnKernelDescription d;
     d.name = job.kernel;
