@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Runs tilescope on one kernel file (--kernel-file) and checks what it says.
+
+The expectations are the file's first comment lines:
+
+    // expect-exit: 2                       the exit status
+    // expect-output: foo.cu:21:            a substring of stdout + stderr (one or more)
+    // expect-no-output: out of bounds      a substring that must not appear (any number)
+    // expect-output-lines: 1               how many non-empty lines stdout + stderr hold
+    // expect-args: check --size 64x48 --radius 1
+    // expect-max-seconds: 10               the whole command, start to end
+
+Without expect-args the command is `check --size 64x48 --radius 1` for a 2D
+kernel and `check --size 1000 --radius 1` for a 1D one (its launch() takes
+five parameters). The options below add to these or replace them, for files
+that cannot carry them (a good kernel, a file that does not exist, a folder,
+an empty file).
+
+In the arguments, {tmp} is a fresh folder, {source} the project's root, and
+{mask:R} (a square mask) or {mask1d:R} (a row) of radius R the path of a mask
+file written into {tmp}.
+
+tilescope runs in the kernel file's folder with the file's bare name, as a
+student runs it, so the messages name the file as `name.cu:LINE`.
+
+Standard library only. Exit status 0 when every expectation holds, else 1.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KEYS = ("expect-exit", "expect-output", "expect-no-output", "expect-output-lines", "expect-args",
+        "expect-max-seconds")
+
+
+def read_header(text):
+    """The expectations in the file's leading // comment lines."""
+    found = {}
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith("//"):
+            break
+        body = stripped[2:].strip()
+        for key in KEYS:
+            if body.startswith(key + ":"):
+                found.setdefault(key, []).append(body[len(key) + 1:].strip())
+    return found
+
+
+def is_1d(text):
+    """True when the file's launch() takes five parameters (N, M, P, r, width)."""
+    m = re.search(r"\bvoid\s+launch\s*\(([^)]*)\)", text)
+    return bool(m) and m.group(1).count(",") == 4
+
+
+def mask_values(count):
+    # Distinct, not symmetric, summing to about 1: a flipped or transposed
+    # mask gives a different result.
+    return [(i + 1) * 2.0 / (count * (count + 1)) for i in range(count)]
+
+
+def write_mask(folder, radius, square):
+    width = 2 * radius + 1
+    values = mask_values(width * width if square else width)
+    path = os.path.join(folder, "mask%s_r%d.txt" % ("" if square else "1d", radius))
+    with open(path, "w") as f:
+        rows = width if square else 1
+        for r in range(rows):
+            f.write(" ".join("%.9g" % v for v in values[r * width:(r + 1) * width]) + "\n")
+    return path
+
+
+def expand(argument, tmp):
+    argument = argument.replace("{tmp}", tmp).replace("{source}", SOURCE_DIR)
+    argument = re.sub(r"\{mask:(\d+)\}", lambda m: write_mask(tmp, int(m.group(1)), True), argument)
+    argument = re.sub(r"\{mask1d:(\d+)\}", lambda m: write_mask(tmp, int(m.group(1)), False), argument)
+    return argument
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tilescope", required=True, help="the tilescope binary")
+    p.add_argument("--args", help="the command before --kernel-file (replaces expect-args)")
+    p.add_argument("--expect-exit", type=int)
+    p.add_argument("--expect-output", action="append", default=[])
+    p.add_argument("--expect-no-output", action="append", default=[])
+    p.add_argument("--expect-output-lines", type=int)
+    p.add_argument("--max-seconds", type=float)
+    p.add_argument("--max-difference", type=float,
+                   help="the largest difference from the reference that `run` prints must be at most this")
+    p.add_argument("--empty", action="store_true", help="give tilescope an empty file of this name instead")
+    p.add_argument("file", help="the kernel file (or the name tilescope is given)")
+    opts = p.parse_args()
+
+    tmp = tempfile.mkdtemp(prefix="tilescope-own-")
+    try:
+        return run(opts, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(opts, tmp):
+    path = opts.file
+    if opts.empty:
+        path = os.path.join(tmp, os.path.basename(path))
+        open(path, "w").close()
+    text = ""
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    header = read_header(text)
+
+    args = opts.args
+    if args is None:
+        args = header.get("expect-args", [None])[-1]
+    if args is None:
+        args = "check --size %s --radius 1" % ("1000" if is_1d(text) else "64x48")
+    exit_code = opts.expect_exit
+    if exit_code is None and "expect-exit" in header:
+        exit_code = int(header["expect-exit"][-1])
+    outputs = header.get("expect-output", []) + opts.expect_output
+    absent = header.get("expect-no-output", []) + opts.expect_no_output
+    lines = opts.expect_output_lines
+    if lines is None and "expect-output-lines" in header:
+        lines = int(header["expect-output-lines"][-1])
+    max_seconds = opts.max_seconds
+    if max_seconds is None and "expect-max-seconds" in header:
+        max_seconds = float(header["expect-max-seconds"][-1])
+    if exit_code is None:
+        print("%s: no expectation (// expect-exit: N in the file's first lines, or --expect-exit)" % path)
+        return 1
+
+    # Run where the file is, with its bare name, as a student would.
+    bare = path.rstrip("/") or path
+    folder, name = os.path.dirname(os.path.abspath(bare)), os.path.basename(bare)
+    if not os.path.isdir(folder):
+        folder, name = os.getcwd(), path
+    command = [os.path.abspath(opts.tilescope)] + [expand(a, tmp) for a in shlex.split(args)] + ["--kernel-file", name]
+    print("$ (cd %s && %s)" % (shlex.quote(folder), " ".join(shlex.quote(c) for c in command)))
+
+    limit = (max_seconds + 20) if max_seconds else 300
+    start = time.monotonic()
+    try:
+        done = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=limit)
+    except subprocess.TimeoutExpired:
+        print("FAIL: still running after %g s (killed)" % limit)
+        return 1
+    seconds = time.monotonic() - start
+    out = done.stdout.decode("utf-8", "replace") + done.stderr.decode("utf-8", "replace")
+    shown = out if len(out) <= 6000 else out[:3000] + "\n[...]\n" + out[-3000:]
+    print(shown.rstrip("\n"))
+    print("-- exit status %d after %.2f s" % (done.returncode, seconds))
+
+    failures = []
+    if done.returncode < 0:
+        failures.append("tilescope itself was killed by signal %d" % -done.returncode)
+    if done.returncode != exit_code:
+        failures.append("exit status %d, expected %d" % (done.returncode, exit_code))
+    for s in outputs:
+        if s not in out:
+            failures.append("the output lacks %r" % s)
+    for s in absent:
+        if s in out:
+            failures.append("the output holds %r, which it should not" % s)
+    if lines is not None:
+        count = len([l for l in out.splitlines() if l.strip()])
+        if count != lines:
+            failures.append("the output is %d lines, expected %d" % (count, lines))
+    if max_seconds is not None and seconds > max_seconds:
+        failures.append("took %.2f s, expected at most %g s" % (seconds, max_seconds))
+    if opts.max_difference is not None:
+        m = re.search(r"largest difference from the [\w-]+ reference ([-+0-9.eE]+|nan|inf)", out)
+        if not m:
+            failures.append("the output names no largest difference from the reference")
+        else:
+            value = float(m.group(1))
+            if not value <= opts.max_difference:  # also catches nan
+                failures.append("largest difference %g, expected at most %g" % (value, opts.max_difference))
+
+    for f in failures:
+        print("FAIL: " + f)
+    if not failures:
+        print("ok")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
