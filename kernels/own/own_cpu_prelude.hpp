@@ -45,14 +45,19 @@ struct dim3 {
     operator Dim3() const { return Dim3{x, y, z}; }
 };
 
-// min and max as CUDA's device code has them, for any two arithmetic types.
+// min and max as CUDA's device code has them, for any two numbers (an array
+// element is read once), returning a value of their common type.
 template <class A, class B>
-inline auto min(A a, B b) -> decltype(a < b ? a : b) {
-    return a < b ? a : b;
+inline auto min(A a, B b) {
+    using T = decltype(true ? +a : +b);
+    const T x = a, y = b;
+    return y < x ? y : x;
 }
 template <class A, class B>
-inline auto max(A a, B b) -> decltype(a < b ? a : b) {
-    return a < b ? b : a;
+inline auto max(A a, B b) {
+    using T = decltype(true ? +a : +b);
+    const T x = a, y = b;
+    return x < y ? y : x;
 }
 
 // [SECTION] The CUDA runtime calls launch() may make.

@@ -119,6 +119,7 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
     }
     e.started = true;
     bool signalled = false;
+    int asked = 0;
     Clock::time_point signalledAt;
     for (;;) {
         const pid_t done = waitpid(pid, &e.status, WNOHANG);
@@ -131,6 +132,11 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
             kill(pid, SIGUSR1);
             signalled = true;
             signalledAt = Clock::now();
+        }
+        // The worker answers a stop where its kernel's own code runs: ask a few times.
+        if (signalled && millisSince(signalledAt) < 300.0 && static_cast<int>(millisSince(signalledAt)) / 25 > asked) {
+            ++asked;
+            kill(pid, SIGUSR1);
         }
         if (signalled && millisSince(signalledAt) > 300.0) kill(-pid, SIGKILL), kill(pid, SIGKILL);
         std::this_thread::sleep_for(std::chrono::milliseconds(millisSince(start) < 200 ? 1 : 5));
@@ -272,7 +278,8 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
         return badInput("no C++ compiler found to compile " + path +
                         " (install g++, or name one in $TILESCOPE_CXX)");
     start = Clock::now();
-    const std::vector<std::string> flags = {"-std=c++20", "-O1", "-fPIC", "-ffp-contract=off", "-w"};
+    // -g1: line tables, so that a crash or a stop names the student's line.
+    const std::vector<std::string> flags = {"-std=c++20", "-O1", "-g1", "-fPIC", "-ffp-contract=off", "-w"};
     std::vector<std::string> command = {compiler};
     command.insert(command.end(), flags.begin(), flags.end());
     const std::string pch = precompiledPrelude(compiler, flags);
@@ -337,6 +344,49 @@ std::string signalName(int sig) {
     case SIGKILL: return "SIGKILL (out of memory?)";
     default: return "signal " + std::to_string(sig);
     }
+}
+
+// What the worker wrote when it was stopped or crashed (worker_main.cpp).
+struct Where {
+    int signal = 0;
+    std::string lineText;  // ":LINE" of the student's file, when known
+    std::string text;      // "in block (0,0), thread (3,1), after line 27", with the line where known
+};
+
+Where readWhere(const fs::path& file, const std::string& library, const std::string& path) {
+    Where w;
+    std::stringstream in(readText(file));
+    std::string line;
+    unsigned long pc = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind("signal ", 0) == 0) w.signal = std::atoi(line.c_str() + 7);
+        else if (line.rfind("pc ", 0) == 0) pc = std::strtoul(line.c_str() + 3, nullptr, 10);
+        else w.text += line;
+    }
+    if (pc == 0) return w;
+    // The instruction's line, from the shared object's line tables. The
+    // translation's #line directives make them name the student's file.
+    const fs::path out = fs::path(library).parent_path() / "addr2line.out";
+    char address[32];
+    std::snprintf(address, sizeof address, "0x%lx", pc);
+    const Ended e = runChild({"/usr/bin/env", "addr2line", "-e", library, address}, out, out.string() + ".err", 5.0,
+                             nullptr);
+    if (!e.started || !WIFEXITED(e.status) || WEXITSTATUS(e.status) != 0) return w;
+    std::string found = readText(out);
+    found = found.substr(0, found.find('\n'));
+    const std::size_t colon = found.rfind(':');
+    if (colon == std::string::npos) return w;
+    const std::string named = found.substr(0, colon);
+    const unsigned n = static_cast<unsigned>(std::atoi(found.c_str() + colon + 1));
+    if (n == 0 || fs::path(named).filename() != fs::path(path).filename()) return w;
+    w.lineText = ":" + std::to_string(n);
+    // The line the instruction is on replaces the last recorded one.
+    const std::size_t after = w.text.find(", after line ");
+    const std::size_t last = w.text.find(", last at line ");
+    if (after != std::string::npos) w.text = w.text.substr(0, after);
+    if (last != std::string::npos) w.text = w.text.substr(0, last);
+    w.text += ", at line " + std::to_string(n);
+    return w;
 }
 
 Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& mask, const WorkerResult& w) {
@@ -454,20 +504,21 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         const Ended ended = runChild({workerPath(), job.string()}, job / "stdout.txt", job / "stderr.txt", limit,
                                      req.cancel);
         if (!ended.started) return Error{ExitCode::Internal, "cannot start the kernel's worker: " + ended.startError};
-        const std::string where = readText(job / kWhereFile);
-        const std::string at = where.empty() ? "" : " (" + where + ")";
+        const Where where = readWhere(job / kWhereFile, kernel.library, path);
+        const std::string at = where.text.empty() ? "" : " (" + where.text + ")";
         if (ended.cancelled) return badInput("cancelled" + at);
         if (ended.timedOut) {
             char seconds[32];
             std::snprintf(seconds, sizeof seconds, "%g", limit);
-            return badInput(path + ": stopped after " + seconds + " s, the time limit: the kernel did not finish" +
+            return badInput(path + where.lineText + ": stopped after " + seconds +
+                            " s, the time limit: the kernel did not finish" +
                             at + ". An endless loop? (a loop whose condition never changes, or a thread waiting "
                                  "for something no thread does)");
         }
         if (WIFSIGNALED(ended.status))
             return badInput(path + ": the kernel crashed with " + signalName(WTERMSIG(ended.status)) + at);
         if (WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == kCrashExit)
-            return badInput(path + ": the kernel crashed" + at);
+            return badInput(path + where.lineText + ": the kernel crashed with " + signalName(where.signal) + at);
         auto worker = readResult(job);
         if (!worker) {
             const std::string err = readText(job / "stderr.txt");

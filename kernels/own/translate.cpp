@@ -81,7 +81,7 @@ const char* cudaGetErrorString(cudaError_t);
 extern "C" __host__ __device__ int printf(const char*, ...);
 template <class A, class B> __host__ __device__ auto min(A a, B b) -> decltype(a < b ? a : b);
 template <class A, class B> __host__ __device__ auto max(A a, B b) -> decltype(a < b ? a : b);
-#define TS_MATH1(f) __host__ __device__ double f(double); __host__ __device__ float f##f(float);
+#define TS_MATH1(name) __host__ __device__ double name(double); __host__ __device__ float name##f(float);
 TS_MATH1(ceil) TS_MATH1(floor) TS_MATH1(sqrt) TS_MATH1(exp) TS_MATH1(fabs) TS_MATH1(round) TS_MATH1(log)
 TS_MATH1(sin) TS_MATH1(cos) TS_MATH1(trunc)
 #undef TS_MATH1
@@ -92,6 +92,17 @@ __host__ __device__ double fmax(double, double);
 __host__ __device__ float powf(float, float);
 __host__ __device__ double pow(double, double);
 __host__ __device__ int abs(int);
+// Declared so that a call to them is refused with its reason, not as unknown.
+#define TS_REFUSED(name) template <class... A> __host__ __device__ int name(A...);
+TS_REFUSED(atomicAdd) TS_REFUSED(atomicSub) TS_REFUSED(atomicExch) TS_REFUSED(atomicMin) TS_REFUSED(atomicMax)
+TS_REFUSED(atomicInc) TS_REFUSED(atomicDec) TS_REFUSED(atomicCAS) TS_REFUSED(atomicAnd) TS_REFUSED(atomicOr)
+TS_REFUSED(atomicXor) TS_REFUSED(__shfl_sync) TS_REFUSED(__shfl_up_sync) TS_REFUSED(__shfl_down_sync)
+TS_REFUSED(__shfl_xor_sync) TS_REFUSED(__ballot_sync) TS_REFUSED(__any_sync) TS_REFUSED(__all_sync)
+TS_REFUSED(__syncwarp) TS_REFUSED(__ldg) TS_REFUSED(__syncthreads_count) TS_REFUSED(__syncthreads_and)
+TS_REFUSED(__syncthreads_or) TS_REFUSED(cudaMalloc) TS_REFUSED(cudaMallocManaged) TS_REFUSED(cudaMallocPitch)
+TS_REFUSED(cudaFree) TS_REFUSED(cudaMemcpy) TS_REFUSED(cudaMemcpyAsync) TS_REFUSED(cudaMemset) TS_REFUSED(malloc)
+TS_REFUSED(free)
+#undef TS_REFUSED
 )";
 
 // The headers a kernel file may include. They add nothing: what they would
@@ -219,9 +230,9 @@ public:
             if (!expansion(clang_getCursorLocation(c)).mainFile) continue;
             topLevel(c, out);
         }
-        if (out.kernels.empty()) reject(1, "the file has no __global__ kernel");
+        if (out.kernels.empty()) reject(0, "the file has no __global__ kernel");
         if (!m_sawLaunch)
-            reject(1, "the file has no launch(): write the host code that launches your kernel in "
+            reject(0, "the file has no launch(): write the host code that launches your kernel in "
                       "void launch(const float* N, const float* M, float* P, int r, int width, int height) "
                       "(2D) or void launch(const float* N, const float* M, float* P, int r, int width) (1D)");
         if (!m_launchesKernel) reject(m_launchLine, "launch() never launches a kernel (kernel<<<grid, block>>>(...))");
@@ -600,9 +611,11 @@ private:
             if (device) unary(c);
             break;
         case CXCursor_CompoundAssignOperator:
+            if (device) constantWrite(c);
             if (device && compoundAssign(c, scope)) return;
             break;
         case CXCursor_BinaryOperator:
+            if (device) constantWrite(c);
             break;
         default:
             break;
@@ -636,6 +649,30 @@ private:
             reject(lineOf(c), "the address of an array element (&a[i]) is not supported: index the array itself");
         if (element && (first == "++" || first == "--" || last == "++" || last == "--"))
             reject(lineOf(c), "++ and -- on an array element are not supported: write a[i] += 1");
+    }
+
+    // An assignment into a __constant__ array: constant memory is read-only to kernels.
+    void constantWrite(CXCursor c) {
+        const std::vector<CXCursor> kids = children(c);
+        if (kids.size() != 2) return;
+        CXCursor base = unwrap(kids[0]);
+        if (clang_getCursorKind(base) != CXCursor_ArraySubscriptExpr) return;
+        while (clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr) {
+            const std::vector<CXCursor> sub = children(base);
+            if (sub.empty()) return;
+            base = unwrap(sub[0]);
+        }
+        const std::string name = str(clang_getCursorSpelling(base));
+        if (!m_constantNames.count(name)) return;
+        const unsigned lhsEnd = endOf(kids[0]);
+        for (const Token& t : tokens(c))
+            if (t.begin >= lhsEnd) {
+                const std::string& op = t.spelling;
+                if (op.size() >= 1 && op.back() == '=' && op != "==" && op != "<=" && op != ">=" && op != "!=")
+                    reject(lineOf(c), "a kernel writes " + name + ", a __constant__ array: constant memory is "
+                                      "read-only to kernels (launch() fills it with cudaMemcpyToSymbol)");
+                return;
+            }
     }
 
     // `sum += x` on a local float: one multiply-add, recorded on its line.

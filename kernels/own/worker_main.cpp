@@ -9,11 +9,14 @@
 // limit or cancel) or crashes, it writes where it was: the block, the thread
 // and the last line that thread recorded.
 #include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -167,6 +170,9 @@ Runtime* g_runtime = nullptr;
 
 int g_whereFd = -1;
 int g_dims = 2;
+std::uintptr_t g_libraryBase = 0;  // where the kernel's shared object is loaded
+std::uintptr_t g_libraryEnd = 0;
+volatile sig_atomic_t g_stopSamples = 0;
 
 struct Text {
     char data[512];
@@ -191,8 +197,19 @@ struct Text {
     }
 };
 
-void reportWhere(int sig) {
+// Writes "signal N", then "pc OFFSET" (the instruction in the kernel's
+// shared object, which the caller turns into a line of the student's file
+// with addr2line), then the block, thread and last recorded line in words.
+void reportWhere(int sig, std::uintptr_t pc) {
     Text t;
+    t.add("signal ");
+    t.add(static_cast<unsigned long>(sig));
+    t.add("\n");
+    if (g_libraryBase && pc > g_libraryBase) {
+        t.add("pc ");
+        t.add(static_cast<unsigned long>(pc - g_libraryBase));
+        t.add("\n");
+    }
     const cpu::BlockState* b = cpu::t_block;
     if (b) {
         t.add(sig == SIGUSR1 ? "it was running block " : "in block ");
@@ -216,8 +233,21 @@ void reportWhere(int sig) {
     if (g_whereFd >= 0) (void)!write(g_whereFd, t.data, t.size);
 }
 
-void onSignal(int sig) {
-    reportWhere(sig);
+void onSignal(int sig, siginfo_t*, void* context) {
+    std::uintptr_t pc = 0;
+#if defined(__x86_64__)
+    pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+#else
+    (void)context;
+#endif
+    // Stopped while in the executor or the C library rather than in the
+    // kernel's own code: carry on, and be sampled again by the next signal
+    // (the caller sends several), so that the line named is the kernel's.
+    if (sig == SIGUSR1 && !(pc >= g_libraryBase && pc < g_libraryEnd) && g_stopSamples < 10) {
+        g_stopSamples = g_stopSamples + 1;
+        return;
+    }
+    reportWhere(sig, pc);
     if (sig == SIGUSR1) _exit(0);
     _exit(kCrashExit);
 }
@@ -230,8 +260,8 @@ void catchSignals() {
     ss.ss_size = altStack.size();
     sigaltstack(&ss, nullptr);
     struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    sa.sa_flags = SA_ONSTACK;
+    sa.sa_sigaction = onSignal;
+    sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGUSR1}) sigaction(sig, &sa, nullptr);
 }
@@ -284,6 +314,20 @@ int workerMain(int argc, char** argv) {
     using Entry = void (*)(const float*, const float*, float*, int, int, int);
     auto entry = reinterpret_cast<Entry>(dlsym(library, "tilescope_own_launch"));
     if (!entry) return fail("the compiled kernel has no launch()", 0);
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(entry), &info) && info.dli_fbase) {
+        g_libraryBase = reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+        dl_iterate_phdr(
+            [](dl_phdr_info* object, std::size_t, void*) {
+                if (object->dlpi_addr != g_libraryBase) return 0;
+                for (int i = 0; i < object->dlpi_phnum; ++i)
+                    if (object->dlpi_phdr[i].p_type == PT_LOAD)
+                        g_libraryEnd = std::max<std::uintptr_t>(
+                            g_libraryEnd, g_libraryBase + object->dlpi_phdr[i].p_vaddr + object->dlpi_phdr[i].p_memsz);
+                return 1;
+            },
+            nullptr);
+    }
 
     std::vector<float> P(N.size(), 0.0f);
     std::unique_ptr<WorkerRuntime> rt;

@@ -7,6 +7,7 @@ The expectations are the file's first comment lines:
     // expect-output: foo.cu:21:            a substring of stdout + stderr (one or more)
     // expect-no-output: out of bounds      a substring that must not appear (any number)
     // expect-output-lines: 1               how many non-empty lines stdout + stderr hold
+    // expect-output-any: line 28|line 29   one of these substrings (where the place varies from run to run)
     // expect-args: check --size 64x48 --radius 1
     // expect-max-seconds: 10               the whole command, start to end
 
@@ -37,7 +38,7 @@ import tempfile
 import time
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KEYS = ("expect-exit", "expect-output", "expect-no-output", "expect-output-lines", "expect-args",
+KEYS = ("expect-exit", "expect-output", "expect-output-any", "expect-no-output", "expect-output-lines", "expect-args",
         "expect-max-seconds")
 
 
@@ -167,6 +168,9 @@ def run(opts, tmp):
     for s in outputs:
         if s not in out:
             failures.append("the output lacks %r" % s)
+    for alternatives in header.get("expect-output-any", []):
+        if not any(a in out for a in alternatives.split("|")):
+            failures.append("the output holds none of %r" % alternatives)
     for s in absent:
         if s in out:
             failures.append("the output holds %r, which it should not" % s)

@@ -1,6 +1,6 @@
 // expect-exit: 2
 // expect-args: run --input {source}/assets/book_n_1_to_7.npy --mask {mask1d:0} -o {tmp}/out.npy
-// expect-output: division_by_zero.cu: the kernel crashed
+// expect-output: division_by_zero.cu:29: the kernel crashed
 // expect-output: block (0), thread (0)
 // expect-output: division by zero
 // expect-output: line 29

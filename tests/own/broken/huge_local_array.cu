@@ -1,6 +1,6 @@
 // expect-exit: 2
 // expect-args: trace --size 64x48 --radius 1 -o {tmp}/trace.json
-// expect-output: huge_local_array.cu: the kernel crashed
+// expect-output: huge_local_array.cu:21: the kernel crashed
 // expect-output: block (0,0), thread (0,0)
 // expect-output: (SIGSEGV)
 //

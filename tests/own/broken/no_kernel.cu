@@ -1,5 +1,5 @@
 // expect-exit: 2
-// expect-output: no_kernel.cu:1: the file has no __global__ kernel
+// expect-output: no_kernel.cu: the file has no __global__ kernel
 // expect-output-lines: 1
 //
 // no_kernel.cu -- the convolution computed on the host, one output after

@@ -1,5 +1,5 @@
 // expect-exit: 2
-// expect-output: no_launch.cu:1: the file has no launch(): write the host code that launches your kernel in void launch(
+// expect-output: no_launch.cu: the file has no launch(): write the host code that launches your kernel in void launch(
 // expect-output-lines: 1
 //
 // no_launch.cu -- the basic 1D kernel, with the host code written as a

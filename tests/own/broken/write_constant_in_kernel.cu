@@ -1,6 +1,6 @@
 // expect-exit: 2
 // expect-output: write_constant_in_kernel.cu:37:
-// expect-output: left operand of assignment
+// expect-output: a kernel writes Mc, a __constant__ array: constant memory is read-only to kernels
 // expect-output-lines: 1
 //
 // write_constant_in_kernel.cu -- the tiled 1D kernel loads the mask into
