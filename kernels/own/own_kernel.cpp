@@ -134,11 +134,11 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
             signalledAt = Clock::now();
         }
         // The worker answers a stop where its kernel's own code runs: ask a few times.
-        if (signalled && millisSince(signalledAt) < 300.0 && static_cast<int>(millisSince(signalledAt)) / 25 > asked) {
+        if (signalled && millisSince(signalledAt) < 1000.0 && static_cast<int>(millisSince(signalledAt)) / 25 > asked) {
             ++asked;
             kill(pid, SIGUSR1);
         }
-        if (signalled && millisSince(signalledAt) > 300.0) kill(-pid, SIGKILL), kill(pid, SIGKILL);
+        if (signalled && millisSince(signalledAt) > 1000.0) kill(-pid, SIGKILL), kill(pid, SIGKILL);
         std::this_thread::sleep_for(std::chrono::milliseconds(millisSince(start) < 200 ? 1 : 5));
     }
     e.millis = millisSince(start);
