@@ -57,6 +57,9 @@ struct RunRequest {
     // of `kernel`, in a worker process stopped after timeLimitSeconds.
     std::shared_ptr<const own::OwnKernel> own;
     double timeLimitSeconds = 10.0;
+    // With `own` on the GPU: time the plain kernel this many times after a
+    // warm-up; RunResult::millis is then their median (tilescope bench).
+    int benchRepeats = 0;
     const std::atomic<bool>* cancel = nullptr;
     std::atomic<unsigned>* blocksDone = nullptr;
 };

@@ -498,6 +498,7 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         for (int a = 0; a < kArrayCount; ++a) w.arrayNames[a] = std::string(kernel.info->arrayNames[a]);
         w.constantMask = kernel.info->maskSpace == Space::Constant;
         w.backend = result.backend == Backend::Cuda ? "cuda" : "cpu";
+        w.benchRepeats = req.benchRepeats;
         if (Status s = writeJob(job, w, plane.data, mask.values); !s) return s.error();
 
         const double limit = req.timeLimitSeconds > 0 ? req.timeLimitSeconds : 1e9;

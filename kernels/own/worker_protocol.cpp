@@ -42,7 +42,7 @@ Status writeJob(const fs::path& dir, const WorkerJob& job, const std::vector<flo
            {"trace", job.trace},           {"event_budget", job.eventBudget}, {"drop_all", job.dropAll},
            {"drop_lines", job.dropLines},  {"schedule", job.schedule}, {"seed", job.seed},
            {"kernel", job.kernel},         {"path", job.path},         {"array_names", job.arrayNames},
-           {"constant_mask", job.constantMask}, {"backend", job.backend}};
+           {"constant_mask", job.constantMask}, {"backend", job.backend}, {"bench_repeats", job.benchRepeats}};
     std::ofstream(dir / "job.json") << j.dump();
     if (Status s = writeFloats(dir / "N.f32", N); !s) return s;
     return writeFloats(dir / "M.f32", M);
@@ -69,6 +69,7 @@ Status readJob(const fs::path& dir, WorkerJob& job, std::vector<float>& N, std::
         job.arrayNames = j.at("array_names").get<std::array<std::string, kArrayCount>>();
         job.constantMask = j.at("constant_mask");
         job.backend = j.at("backend");
+        job.benchRepeats = j.at("bench_repeats");
     } catch (const std::exception& e) {
         return Error{ExitCode::Internal, std::string("the worker's job is unreadable: ") + e.what()};
     }

@@ -37,6 +37,7 @@ struct WorkerJob {
     std::array<std::string, kArrayCount> arrayNames;
     bool constantMask = false;
     std::string backend = "cpu";  // or "cuda": NVRTC, plain and instrumented
+    int benchRepeats = 0;         // cuda: time the plain kernel this often (the median is kept)
 };
 
 struct WorkerResult {
