@@ -369,16 +369,22 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
     const fs::path out = fs::path(library).parent_path() / "addr2line.out";
     char address[32];
     std::snprintf(address, sizeof address, "0x%lx", pc);
-    const Ended e = runChild({"/usr/bin/env", "addr2line", "-e", library, address}, out, out.string() + ".err", 5.0,
-                             nullptr);
+    // -i: the instruction may be in code inlined from the kernel language's
+    // headers; the chain of callers leads to the student's line.
+    const Ended e = runChild({"/usr/bin/env", "addr2line", "-i", "-e", library, address}, out,
+                             out.string() + ".err", 5.0, nullptr);
     if (!e.started || !WIFEXITED(e.status) || WEXITSTATUS(e.status) != 0) return w;
-    std::string found = readText(out);
-    found = found.substr(0, found.find('\n'));
-    const std::size_t colon = found.rfind(':');
-    if (colon == std::string::npos) return w;
-    const std::string named = found.substr(0, colon);
-    const unsigned n = static_cast<unsigned>(std::atoi(found.c_str() + colon + 1));
-    if (n == 0 || fs::path(named).filename() != fs::path(path).filename()) return w;
+    std::stringstream chain(readText(out));
+    std::string found;
+    unsigned n = 0;
+    while (n == 0 && std::getline(chain, found)) {
+        found = found.substr(0, found.find(" ("));  // "file:line (discriminator 2)"
+        const std::size_t colon = found.rfind(':');
+        if (colon == std::string::npos) continue;
+        if (fs::path(found.substr(0, colon)).filename() != fs::path(path).filename()) continue;
+        n = static_cast<unsigned>(std::atoi(found.c_str() + colon + 1));
+    }
+    if (n == 0) return w;
     w.lineText = ":" + std::to_string(n);
     // The line the instruction is on replaces the last recorded one.
     const std::size_t after = w.text.find(", after line ");
