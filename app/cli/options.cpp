@@ -218,6 +218,7 @@ Json launchJson(const RunResult& run) {
     const LaunchPlan& p = trace.plan;
     Json j;
     j["kernel"] = trace.kernel;
+    if (p.kernel == KernelId::Own) j["kernel_file"] = std::string(kernelInfo(KernelId::Own).sourceFile.substr(4));
     j["backend"] = trace.backend;
     j["backend_reason"] = run.backendReason;
     if (!run.gpuFailure.empty())
