@@ -116,8 +116,13 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     // A new block (or a new trace): zoom to its input footprint, so that the
     // tiles, halo and ghosts are large enough to read on a projector.
     const BlockGeometry& g = replay.geometry();
-    if (canvas.framed != &replay && m_zoomToBlock) {
+    // The view's size changes when a second kernel's trace arrives (compare
+    // mode) or the window is resized before the user has zoomed: frame again.
+    const bool resized = canvas.framedSize.x != size.x || canvas.framedSize.y != size.y;
+    if ((canvas.framed != &replay || (resized && !canvas.moved)) && m_zoomToBlock) {
         canvas.framed = &replay;
+        canvas.framedSize = size;
+        canvas.moved = false;
         const Rect f = g.footprint.grown(2, trace.dims() == 2 ? 2 : 0);
         const float want = std::min(size.x / static_cast<float>(std::max(f.width(), 1)),
                                     size.y / static_cast<float>(std::max(f.height(), 1)));
@@ -141,14 +146,17 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
         canvas.panX = (canvas.panX + centre.x - io.MousePos.x) * k - (centre.x - io.MousePos.x);
         canvas.panY = (canvas.panY + centre.y - io.MousePos.y) * k - (centre.y - io.MousePos.y);
         canvas.zoom = newZoom;
+        canvas.moved = true;
     }
     if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 4.0f)) {
         canvas.panX += io.MouseDelta.x;
         canvas.panY += io.MouseDelta.y;
+        canvas.moved = true;
     }
     if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
         canvas.zoom = 1.0f;  // the whole array
         canvas.panX = canvas.panY = 0.0f;
+        canvas.moved = true;
     }
     auto cellMin = [&](int x, int y) {
         return ImVec2{zero.x + cell * static_cast<float>(x), zero.y + cell * static_cast<float>(y)};

@@ -33,6 +33,8 @@ private:
         float zoom = 1.0f;
         float panX = 0.0f, panY = 0.0f;
         const BlockReplay* framed = nullptr;  // the block the view last zoomed to
+        ImVec2 framedSize{0.0f, 0.0f};        // ...in a view of this size (compare mode halves it)
+        bool moved = false;                   // zoomed or panned by the user since
     };
     void drawCanvas(int run, ImVec2 size);
 
