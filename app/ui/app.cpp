@@ -26,21 +26,23 @@
 #include "io/files.hpp"
 #include "io/mask_file.hpp"
 #include "trace/trace_io.hpp"
-#include "ui/panel_device.hpp"
-#include "ui/panel_help.hpp"
-#include "ui/panel_legend.hpp"
-#include "ui/panel_result.hpp"
-#include "ui/panel_setup.hpp"
+#include "ui/kernel_file.hpp"
 #include "ui/panel_counts.hpp"
+#include "ui/panel_device.hpp"
+#include "ui/panel_editor.hpp"
 #include "ui/panel_grid.hpp"
 #include "ui/panel_hardware.hpp"
+#include "ui/panel_help.hpp"
+#include "ui/panel_legend.hpp"
 #include "ui/panel_output.hpp"
 #include "ui/panel_problems.hpp"
+#include "ui/panel_result.hpp"
+#include "ui/panel_setup.hpp"
 #include "ui/panel_shared.hpp"
 #include "ui/panel_source.hpp"
 #include "ui/panel_threads.hpp"
-#include "ui/trace_session.hpp"
 #include "ui/settings.hpp"
+#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 
@@ -52,6 +54,8 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+L", "lecture-hall mode on or off"},
     {"F5", "run again (reading the input file again)"},
     {"Ctrl+O", "type the path of an input file"},
+    {"Ctrl+K", "type the path of a kernel file of your own"},
+    {"Ctrl+S", "save your kernel file, compile it and run it"},
     {"Ctrl+R", "put the panels back in their places"},
     {"Ctrl+Q", "quit"},
     {"Space", "play or pause the step-through"},
@@ -168,8 +172,14 @@ Status App::open() {
     m_countsPanel = std::make_unique<CountsPanel>(*this);
     m_hardwarePanel = std::make_unique<HardwarePanel>(*this);
     m_problemsPanel = std::make_unique<ProblemsPanel>(*m_traceSession, m_theme, m_probe);
+    openKernelFileAtStart();
     m_window->onDrop([this](const std::vector<std::string>& paths) {
-        if (!paths.empty())
+        if (paths.empty())
+            return;
+        const std::string extension = std::filesystem::path(paths.front()).extension().string();
+        if (extension == ".cu" || extension == ".cuh")
+            openKernelFile(paths.front(), true);
+        else
             openInputFile(paths.front());
     });
     m_probe.setEnabled(!m_options.layoutJson.empty());
@@ -195,6 +205,8 @@ void App::close() {
     if (!m_window)
         return;
     saveSettingsIfChanged(true);
+    m_editorPanel.reset();
+    m_kernelFile.reset();  // stops a compile in progress
     m_runner.reset();  // joins the worker before anything it could wake goes away
     m_problemsPanel.reset();
     m_hardwarePanel.reset();
@@ -307,7 +319,7 @@ int App::run() {
     // draw 60 identical frames a second (the runner wakes the loop when a
     // result arrives; any input does too).
     while (!m_window->shouldClose()) {
-        const bool idle = m_quietFrames > 30 && !m_runner->progress().busy;
+        const bool idle = m_quietFrames > 30 && !m_runner->progress().busy && !m_kernelFile->busy();
         if (idle)
             m_window->waitEvents(0.5);
         else
@@ -321,7 +333,7 @@ int App::run() {
 }
 
 bool App::settled() const {
-    if (m_frame < 3 || m_runner->progress().busy)
+    if (m_frame < 3 || m_runner->progress().busy || m_kernelFile->busy())
         return false;
     // A picture of the step-through views waits for their trace.
     if (stepThroughShown() && m_submittedId != 0 && !m_traceSession->settled())
@@ -370,6 +382,7 @@ void App::frame() {
 
     handleShortcuts();
     drawMenuBar();
+    updateKernelFile();
     updateCheckAndSubmit();
     if (stepThroughShown())
         m_traceSession->update();
@@ -416,6 +429,8 @@ void App::handleShortcuts() {
         m_focusPath = true;
         m_settings.panels.setup = true;
     }
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false))
+        requestOpenKernel();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false))
         resetLayout();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false))
@@ -431,9 +446,10 @@ void App::updateCheckAndSubmit() {
         noticeGpuFailure(*m_outcome);
     }
     const SetupState& setup = m_settings.setup;
-    const KernelInfo* kernel = findKernel(setup.kernel);
+    const KernelInfo* kernel = setupKernel(setup.kernel);
     const int dims = kernel ? kernel->dims : 2;
     m_check = checkSetup(setup, m_runner->knownShape(setup.input, dims), m_gpu);
+    adjustCheckForKernelFile();
     // A file that cannot be read is known only once the runner tried.
     if (m_outcome && m_outcome->inputError && m_outcome->job.input == setup.input && m_outcome->job.dims == dims)
         m_check.inputProblem = m_outcome->inputError->message;
@@ -457,6 +473,7 @@ void App::updateCheckAndSubmit() {
     job.whatIf = setup.whatIf;
     job.drop = barrierDropOf(setup);
     job.schedule = setup.schedule;
+    prepareKernelFileJob(job);
     m_submittedId = m_runner->submit(std::move(job));
 }
 
@@ -485,6 +502,7 @@ void App::drawMenuBar() {
             m_focusPath = true;
             m_settings.panels.setup = true;
         }
+        drawKernelFileMenu();
         if (ImGui::MenuItem("Close the trace file", nullptr, false, m_openedTrace != nullptr))
             closeOpenedTrace();
         ImGui::Separator();
@@ -496,6 +514,7 @@ void App::drawMenuBar() {
         ImGui::MenuItem("Set-up", nullptr, &m_settings.panels.setup);
         ImGui::MenuItem("Result", nullptr, &m_settings.panels.result);
         ImGui::MenuItem("Device", nullptr, &m_settings.panels.device);
+        ImGui::MenuItem("Editor (your kernel file)", nullptr, &m_settings.panels.editor);
         ImGui::Separator();
         ImGui::MenuItem("Grid of N", nullptr, &m_settings.panels.grid);
         ImGui::MenuItem("Threads", nullptr, &m_settings.panels.threads);
@@ -552,10 +571,12 @@ App::Rect App::layoutSlot(Slot slot) const {
         // and a panel alone in its column takes the column's height.
         const PanelVisibility& shown = m_settings.panels;
         const bool middle = shown.threads || shown.shared || shown.output;
-        const bool right = shown.result || shown.source || shown.device;
+        const bool right = shown.result || shown.source || shown.device || shown.editor;
         const float rest = width - setupWidth;
-        const float a = std::round(rest * (middle ? (right ? 0.40f : 0.60f) : (right ? 0.60f : 1.0f)));
-        const float b = middle ? std::round(rest * (right ? 0.25f : 0.40f)) : 0.0f;
+        // The editor, in the right column, wants its width for lines of code.
+        const float wide = shown.editor ? 0.08f : 0.0f;
+        const float a = std::round(rest * (middle ? (right ? 0.40f - wide : 0.60f) : (right ? 0.60f - wide : 1.0f)));
+        const float b = middle ? std::round(rest * (right ? 0.25f - wide / 2 : 0.40f)) : 0.0f;
         const float c = rest - a - b;
         const float x0 = viewport->Pos.x + setupWidth, x1 = x0 + a, x2 = x1 + b;
         // The grid column: the grid on top, then the problems, then counts and
@@ -575,7 +596,12 @@ App::Rect App::layoutSlot(Slot slot) const {
                                    : shown.output ? std::round(height * (shown.threads ? 0.36f : 0.60f))
                                                   : height - threadsHeight;
         const float deviceH = m_settings.panels.device ? std::round(height * 0.14f) : 0.0f;
-        const float resultH = !shown.result ? 0.0f : shown.source ? std::round(height * 0.30f) : height - deviceH;
+        const float resultH = !shown.result                  ? 0.0f
+                              : shown.source || shown.editor ? std::round(height * 0.30f)
+                                                             : height - deviceH;
+        // Between the result and the device panel: the editor over the source panel (40%).
+        const float between = height - resultH - deviceH;
+        const float sourceH = shown.editor && shown.source ? std::round(between * 0.40f) : between;
         switch (slot) {
             case Slot::Left:
                 return {viewport->Pos.x, top, setupWidth, height};
@@ -608,7 +634,9 @@ App::Rect App::layoutSlot(Slot slot) const {
             case Slot::RightTop:
                 return {x2, top, c, std::max(resultH, 1.0f)};
             case Slot::Source:
-                return {x2, top + resultH, c, height - resultH - deviceH};
+                return {x2, top + resultH + between - sourceH, c, std::max(sourceH, 1.0f)};
+            case Slot::Editor:
+                return {x2, top + resultH, c, std::max(between - (shown.source ? sourceH : 0.0f), 1.0f)};
             case Slot::RightBottom:
                 return {x2, top + height - deviceH, c, std::max(deviceH, 1.0f)};
             case Slot::Count:
@@ -616,16 +644,21 @@ App::Rect App::layoutSlot(Slot slot) const {
         }
         return {};
     }
-    // Without the set-up panel, the result and device panels take the width.
+    // Without the set-up panel, the result and device panels take the width
+    // (half of it beside the editor).
     const float leftWidth = m_settings.panels.setup ? left : 0.0f;
     const float resultH = m_settings.panels.device ? resultHeight : height;
+    const float editorW = m_settings.panels.editor ? std::round((width - leftWidth) * 0.5f) : 0.0f;
+    const float x = viewport->Pos.x + leftWidth + editorW, w = width - leftWidth - editorW;
     switch (slot) {
         case Slot::Left:
             return {viewport->Pos.x, top, left, height};
+        case Slot::Editor:
+            return {viewport->Pos.x + leftWidth, top, std::max(editorW, 1.0f), height};
         case Slot::RightTop:
-            return {viewport->Pos.x + leftWidth, top, width - leftWidth, resultH};
+            return {x, top, w, resultH};
         case Slot::RightBottom:
-            return {viewport->Pos.x + leftWidth, top + resultHeight, width - leftWidth, height - resultHeight};
+            return {x, top + resultHeight, w, height - resultHeight};
         default:
             break;
     }
@@ -698,6 +731,10 @@ void App::drawPanels() {
         placeNextWindow(Slot::Problems, "Problems###problems");
         m_problemsPanel->draw(&panels.problems);
     }
+    if (panels.editor) {
+        placeNextWindow(Slot::Editor, "Editor###editor");
+        m_editorPanel->draw(&panels.editor);
+    }
     m_legend->draw();
     if (panels.help)
         m_help->draw(&panels.help);
@@ -756,7 +793,7 @@ Status App::loadMaskFile(const std::string& path) {
     auto mask = io::readMask(path);
     if (!mask)
         return fail(mask.error());
-    const KernelInfo* kernel = findKernel(m_settings.setup.kernel);
+    const KernelInfo* kernel = setupKernel(m_settings.setup.kernel);
     const int dims = kernel ? kernel->dims : 2;
     const std::string shape = std::to_string(mask->height) + "x" + std::to_string(mask->width);
     if (dims == 1 && !mask->is1D())

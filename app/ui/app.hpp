@@ -33,7 +33,10 @@
 
 namespace tilescope {
 struct Trace;
+namespace own {
+class OwnKernel;
 }
+}  // namespace tilescope
 
 namespace tilescope::ui {
 
@@ -51,6 +54,8 @@ class SourcePanel;
 class CountsPanel;
 class HardwarePanel;
 class ProblemsPanel;
+class EditorPanel;
+class KernelFile;
 
 enum class AppMode { Interactive, Screenshot, Bench };
 
@@ -72,6 +77,7 @@ struct AppOptions {
     std::filesystem::path screenshot;  // screenshot: the PNG to write
     std::filesystem::path layoutJson;  // screenshot: where things were drawn (for tests)
     std::filesystem::path openTrace;   // --open-trace FILE: a trace file (tilescope trace --out) to show
+    std::filesystem::path kernelFile;  // --kernel-file FILE: the student's kernel, open in the editor
     std::filesystem::path thenOpen;    // screenshot: open this input once the first result is in
     std::size_t eventBudget = kDefaultEventBudget;  // --event-budget: the step-through views' traces
     int recomputeEvery = 0;            // bench: change the set-up every this many frames (0: never)
@@ -136,6 +142,20 @@ public:
     const std::string& openedTraceProblem() const { return m_openedTraceProblem; }
     std::string openedTracePath() const { return m_options.openTrace.string(); }
 
+    // [SECTION] The student's own kernel file (app_kernel_file.cpp)
+    // The kernel compiled last from the file in the editor (null: none).
+    std::shared_ptr<const own::OwnKernel> ownKernel() const;
+    // Opens the file in the editor and compiles it; `choose` (a user's
+    // choice, not the settings') shows the editor and makes the file the
+    // set-up's kernel (unless it is already one of the kernels compared).
+    void openKernelFile(const std::string& path, bool choose);
+    // File > Open kernel...: the editor's path field, focused.
+    void requestOpenKernel();
+    // File > New from exercise: a copy of the starting file, opened.
+    void newFromExercise(const std::string& file);
+    // "your conv2d_tiled (conv2d_tiled_student.cu)", for the kernel lists; empty when no file is open.
+    std::string ownKernelLabel() const;
+
 private:
     struct Rect {
         float x = 0, y = 0, w = 0, h = 0;
@@ -159,6 +179,7 @@ private:
         Counts,
         Hardware,
         Problems,
+        Editor,
         Count
     };
 
@@ -183,6 +204,15 @@ private:
     }
     void saveSettingsIfChanged(bool force);
     int finishScreenshot();
+    // The kernel file (app_kernel_file.cpp): made and opened at start; once
+    // a frame, a finished compile taken in, what the run says of it; the
+    // set-up check and the run's job for it; its menu items.
+    void openKernelFileAtStart();
+    void showEditor();
+    void updateKernelFile();
+    void adjustCheckForKernelFile();
+    void prepareKernelFileJob(RunJob& job) const;
+    void drawKernelFileMenu();
 
     AppOptions m_options;
     Settings m_settings;
@@ -230,6 +260,9 @@ private:
     std::unique_ptr<CountsPanel> m_countsPanel;
     std::unique_ptr<HardwarePanel> m_hardwarePanel;
     std::unique_ptr<ProblemsPanel> m_problemsPanel;
+    std::unique_ptr<KernelFile> m_kernelFile;
+    std::unique_ptr<EditorPanel> m_editorPanel;
+    bool m_kernelFileCheckOff = false;  // its check passed the event budget: the kernel file runs without it
 
     long long m_frame = 0;
     int m_quietFrames = 0;    // frames since the last input (the interactive app sleeps when idle)

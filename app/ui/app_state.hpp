@@ -18,7 +18,7 @@ namespace tilescope::ui {
 
 // Everything the result depends on. Any change to it starts a new run.
 struct SetupState {
-    std::string kernel = "conv2d_tiled_in";
+    std::string kernel = "conv2d_tiled_in";  // a catalogue name, or "own": the kernel file (kOwnKernelKey)
     MaskPreset preset = MaskPreset::Figure7_4;
     int radius = 2;                   // for presets of any size and for Custom
     std::vector<float> customValues;  // Custom: (2r+1) or (2r+1)^2 values, row-major
@@ -60,6 +60,7 @@ struct PanelVisibility {
     bool counts = true;
     bool hardware = false;  // the SMs' timeline of an instrumented GPU run
     bool problems = true;   // races, accesses outside the arrays, wrong outputs
+    bool editor = false;    // the student's own kernel file
 };
 
 // What persists between runs (besides ImGui's own imgui.ini for window places).
@@ -68,6 +69,7 @@ struct Settings {
     PanelVisibility panels;
     SetupState setup;
     std::string compare;  // compare mode's second kernel (empty: none)
+    std::string kernelFile;  // the student's kernel file open last (empty: none)
 };
 
 }  // namespace tilescope::ui

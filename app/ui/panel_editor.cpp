@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "ui/layout_probe.hpp"
 #include "ui/theme.hpp"

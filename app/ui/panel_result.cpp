@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/kernels.hpp"
+#include "own/own_kernel.hpp"
 #include "ui/app.hpp"
 #include "ui/image_view.hpp"
 #include "ui/panel_legend.hpp"
@@ -137,7 +138,7 @@ void ResultPanel::drawImages() {
     const Theme& theme = m_app.theme();
     if (!m_good || (m_inputImage.empty() && m_outputImage.empty()))
         return;
-    const KernelInfo* kernel = findKernel(m_good->job.kernel);
+    const KernelInfo* kernel = m_good->job.own ? m_good->job.own->info : findKernel(m_good->job.kernel);
     const std::string n = arrayName(kernel, kArrayInput, "N"), p = arrayName(kernel, kArrayOutput, "P");
     const Image* input = m_good->input.get();
     const bool oneD = input && input->rank == 1;

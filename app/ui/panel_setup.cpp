@@ -70,10 +70,32 @@ void SetupPanel::drawKernel() {
     const Theme& theme = m_app.theme();
     SetupState& setup = m_app.setup();
     heading(theme, "Kernel");
-    const KernelInfo* current = findKernel(setup.kernel);
-    const std::string label = current ? kernelLabel(*current) : setup.kernel;
+    const KernelInfo* current = setupKernel(setup.kernel);
+    const std::string own = m_app.ownKernelLabel();
+    const std::string label = isOwnKernel(setup.kernel) ? (own.empty() ? "your kernel" : own)
+                              : current                 ? kernelLabel(*current)
+                                                        : setup.kernel;
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::BeginCombo("##kernel", label.c_str(), ImGuiComboFlags_HeightLargest)) {
+        // The student's own kernel file first: the one open in the editor.
+        ImGui::TextDisabled("Your kernel");
+        ImGui::Indent();
+        const KernelInfo* yours = setupKernel(kOwnKernelKey);
+        if (!own.empty()) {
+            const bool selected = isOwnKernel(setup.kernel);
+            ImGui::BeginDisabled(!yours);
+            if (ImGui::Selectable(own.c_str(), selected) && !selected && yours) {
+                const KernelInfo previous = current ? *current : *yours;
+                setup.kernel = std::string(kOwnKernelKey);
+                if (isOwnKernel(m_app.view().compareKernel))
+                    m_app.view().compareKernel = std::string(previous.name);
+                adaptToKernel(setup, previous, *yours);
+            }
+            ImGui::EndDisabled();
+        }
+        if (ImGui::Selectable("open a kernel file...  (Ctrl+K)", false))
+            m_app.requestOpenKernel();
+        ImGui::Unindent();
         for (int group : {1, 2, 0}) {  // 1D, 2D, then the listings as printed
             ImGui::TextDisabled(group == 1 ? "1D kernels" : group == 2 ? "2D kernels" : "Listings as printed");
             for (const KernelInfo& k : allKernels()) {
@@ -83,6 +105,8 @@ void SetupPanel::drawKernel() {
                 ImGui::Indent();
                 if (ImGui::Selectable(kernelLabel(k).c_str(), selected) && !selected) {
                     const KernelInfo previous = current ? *current : k;
+                    if (m_app.view().compareKernel == k.name && isOwnKernel(setup.kernel))
+                        m_app.view().compareKernel = std::string(kOwnKernelKey);  // the two change places
                     setup.kernel = std::string(k.name);
                     adaptToKernel(setup, previous, k);
                 }
@@ -96,7 +120,9 @@ void SetupPanel::drawKernel() {
         ImGui::EndCombo();
     }
     if (current) {
-        colouredText(theme.palette.muted, std::string(current->strategy));
+        colouredText(theme.palette.muted, current->id == KernelId::Own
+                                              ? "your own kernel, from the file in the Editor panel"
+                                              : std::string(current->strategy));
     } else {
         problem("setup.problem.kernel", m_app.check().kernelProblem);
         return;
@@ -113,9 +139,16 @@ void SetupPanel::drawKernel() {
                "together; the counts panel puts their counts in columns.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (ImGui::BeginCombo("##compare", compare.empty() ? "(nothing)" : compare.c_str())) {
+    const std::string compareLabel = compare.empty()                        ? "(nothing)"
+                                     : isOwnKernel(compare) && !own.empty() ? own
+                                     : isOwnKernel(compare)                 ? "your kernel"
+                                                                            : compare;
+    if (ImGui::BeginCombo("##compare", compareLabel.c_str())) {
         if (ImGui::Selectable("(nothing)", compare.empty()))
             compare.clear();
+        if (!own.empty() && compareFits(setup.kernel, std::string(kOwnKernelKey)) &&
+            ImGui::Selectable(own.c_str(), isOwnKernel(compare)))
+            compare = std::string(kOwnKernelKey);
         for (const KernelInfo& k : allKernels()) {
             if (!compareFits(setup.kernel, std::string(k.name)))
                 continue;
@@ -240,9 +273,11 @@ void SetupPanel::drawLaunch() {
     heading(theme, "Launch");
     const bool twoD = check.kernel && check.kernel->dims == 2;
     int block = setup.block;
+    ImGui::BeginDisabled(check.kernel && check.kernel->id == KernelId::Own);  // its launch() sets the block
     ImGui::SetNextItemWidth(theme.fontPixels * 8.0f);
     if (ImGui::InputInt("block edge", &block, 1, 8))
         setup.block = std::clamp(block, 1, kMaxWhatIfThreads);
+    ImGui::EndDisabled();
     helpMarker(twoD ? "blockDim.x = blockDim.y = this edge; the block has edge x edge threads."
                     : "blockDim.x: the number of threads in a block.");
 
@@ -252,7 +287,10 @@ void SetupPanel::drawLaunch() {
         char text[160] = "";
         switch (check.kernel->tiles) {
             case TileShape::None:
-                std::snprintf(text, sizeof text, "One thread per output element.");
+                std::snprintf(text, sizeof text,
+                              check.kernel->id == KernelId::Own
+                                  ? "Your launch() chooses the grid and the block (the block edge here is not used)."
+                                  : "One thread per output element.");
                 break;
             case TileShape::BlockIsTile:
                 std::snprintf(text, sizeof text, "TILE_DIM = %d", b);

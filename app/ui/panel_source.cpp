@@ -12,6 +12,7 @@
 #include "trace/sources.hpp"
 #include "ui/app.hpp"
 #include "ui/panel_legend.hpp"
+#include "ui/setup_rules.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
 
@@ -61,11 +62,11 @@ void SourcePanel::drawRun(int i, float height) {
     // Barriers can be dropped in the set-up's own kernel (not in the one it
     // is compared with, nor in a trace file).
     const SetupState& setup = m_app.setup();
-    const bool barriers =
-        i == 0 && !session.showingFile() && kernelInfo(replay->trace().plan.kernel).name == setup.kernel;
-    if (barriers && m_barrierKernel != setup.kernel) {
-        m_barrierKernel = setup.kernel;
-        m_barrierLines = barrierLines(kernelInfo(replay->trace().plan.kernel));
+    const KernelInfo& traced = kernelInfo(replay->trace().plan.kernel);
+    const bool barriers = i == 0 && !session.showingFile() && setupKernel(setup.kernel) == &traced;
+    if (barriers && m_barrierKernel != &traced) {
+        m_barrierKernel = &traced;  // a kernel file compiled again is registered anew
+        m_barrierLines = barrierLines(traced);
     }
     const float codeHeight =
         std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f, height - (ImGui::GetCursorScreenPos().y - top));

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace tilescope {
+struct KernelInfo;
+}
+
 namespace tilescope::ui {
 
 class App;
@@ -27,7 +31,7 @@ private:
     void drawMargin(unsigned line, bool barriers);
 
     App& m_app;
-    std::string m_barrierKernel;           // the kernel m_barrierLines belong to
+    const KernelInfo* m_barrierKernel = nullptr;  // the kernel m_barrierLines belong to
     std::vector<unsigned> m_barrierLines;  // its lines that hold a __syncthreads()
     bool m_struck = false;                 // this frame: a dropped barrier is struck through (the legend says so)
     std::array<int, 2> m_shownLine{};  // per run: scroll to the current line when it changes

@@ -195,7 +195,7 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     const Image& image = *outcome.input;
 
     // The block count for the progress bar: the same plan the runner makes.
-    if (const KernelInfo* k = findKernel(job.kernel)) {
+    if (const KernelInfo* k = job.own ? nullptr : findKernel(job.kernel)) {
         Problem problem{image.width,    image.height,    image.channels, image.rank,
                         job.mask.width, job.mask.height, job.block};
         if (auto plan = planLaunch(*k, problem, currentLimits(), job.whatIf)) {
@@ -218,6 +218,7 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
 
     RunRequest request;
     request.kernel = job.kernel;
+    request.own = job.own;
     request.input = &image;
     request.mask = &job.mask;
     request.block = job.block;

@@ -28,10 +28,17 @@
 #include "trace/problems.hpp"
 #include "ui/inputs.hpp"
 
+namespace tilescope::own {
+class OwnKernel;
+}
+
 namespace tilescope::ui {
 
 struct RunJob {
-    std::string kernel;
+    std::string kernel;  // a catalogue name, or what the app calls a kernel file ("your conv2d_tiled")
+    // A student's kernel file, compiled: it runs instead of `kernel`, in a
+    // worker process (RunRequest::own).
+    std::shared_ptr<const own::OwnKernel> own;
     int dims = 2;  // the kernel's, to load the input the way it needs
     InputSpec input;
     Mask mask;

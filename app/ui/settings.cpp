@@ -1,14 +1,15 @@
 #include "ui/settings.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <system_error>
+#include <utility>
 
 #include "api/kernels.hpp"
 #include "io/files.hpp"
+#include "ui/setup_rules.hpp"
 
 namespace tilescope::ui {
 
@@ -61,7 +62,7 @@ constexpr std::pair<const char*, bool PanelVisibility::*> kPersistedPanels[] = {
     {"threads", &PanelVisibility::threads},   {"shared", &PanelVisibility::shared},
     {"output", &PanelVisibility::output},     {"source", &PanelVisibility::source},
     {"counts", &PanelVisibility::counts},     {"hardware", &PanelVisibility::hardware},
-    {"problems", &PanelVisibility::problems},
+    {"problems", &PanelVisibility::problems}, {"editor", &PanelVisibility::editor},
 };
 
 std::string settingsToJson(const Settings& s) {
@@ -97,6 +98,7 @@ std::string settingsToJson(const Settings& s) {
     j["panels"] = std::move(panels);
     j["setup"] = std::move(js);
     j["compare"] = s.compare;
+    j["kernelFile"] = s.kernelFile;
     return j.dump(2) + "\n";
 }
 
@@ -109,14 +111,19 @@ Result<Settings> settingsFromJson(const std::string& text) {
     if (auto it = j.find("panels"); it != j.end()) {
         for (const auto& [name, flag] : kPersistedPanels) s.panels.*flag = field(*it, name, s.panels.*flag);
     }
-    if (const std::string compare = field<std::string>(j, "compare", ""); findKernel(compare))
+    // The student's kernel file: its path; "own" names it as the kernel or the one compared with.
+    s.kernelFile = field<std::string>(j, "kernelFile", "");
+    const bool own = !s.kernelFile.empty();
+    if (const std::string compare = field<std::string>(j, "compare", "");
+        findKernel(compare) || (own && ui::isOwnKernel(compare)))
         s.compare = compare;
     auto it = j.find("setup");
     if (it == j.end())
         return s;
     const json& js = *it;
     SetupState& setup = s.setup;
-    if (const std::string kernel = field<std::string>(js, "kernel", ""); findKernel(kernel))
+    if (const std::string kernel = field<std::string>(js, "kernel", "");
+        findKernel(kernel) || (own && ui::isOwnKernel(kernel)))
         setup.kernel = kernel;
     if (const MaskPresetInfo* p = findMaskPreset(field<std::string>(js, "mask", "")))
         setup.preset = p->id;
@@ -140,9 +147,13 @@ Result<Settings> settingsFromJson(const std::string& text) {
     }
     // Barriers of the kernel's own lines only (a file of an older kernel may name others).
     if (auto d = js.find("droppedBarriers"); d != js.end() && d->is_array()) {
-        const std::vector<unsigned> lines = barrierLines(*findKernel(setup.kernel));
+        // A kernel file's lines are known once it has compiled (barrierDropOf keeps those that hold a barrier).
+        const KernelInfo* kernel = findKernel(setup.kernel);
+        const std::vector<unsigned> lines = kernel ? barrierLines(*kernel) : std::vector<unsigned>{};
         for (const json& v : *d)
-            if (v.is_number_unsigned() && std::find(lines.begin(), lines.end(), v.get<unsigned>()) != lines.end() &&
+            if (v.is_number_unsigned() &&
+                (kernel ? std::find(lines.begin(), lines.end(), v.get<unsigned>()) != lines.end()
+                        : v.get<unsigned>() <= kMaxBarrierLine) &&
                 std::find(setup.droppedBarriers.begin(), setup.droppedBarriers.end(), v.get<unsigned>()) ==
                     setup.droppedBarriers.end())
                 setup.droppedBarriers.push_back(v.get<unsigned>());

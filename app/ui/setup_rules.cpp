@@ -24,9 +24,30 @@ std::string inAppWords(std::string message) {
     return message;
 }
 
+namespace {
+// Written and read on the UI thread only (the app's frame, the panels).
+const KernelInfo* g_currentOwnKernel = nullptr;
+}  // namespace
+
+void setCurrentOwnKernel(const KernelInfo* kernel) {
+    g_currentOwnKernel = kernel;
+}
+
+const KernelInfo* setupKernel(std::string_view name) {
+    return isOwnKernel(name) ? g_currentOwnKernel : findKernel(name);
+}
+
+std::string ownKernelName(const KernelInfo& kernel) {
+    return "your " + std::string(kernel.name);
+}
+
 bool compareFits(const std::string& kernel, const std::string& compare) {
-    const KernelInfo* a = findKernel(kernel);
-    const KernelInfo* b = findKernel(compare);
+    if (kernel == compare)
+        return false;
+    const KernelInfo* a = setupKernel(kernel);
+    const KernelInfo* b = setupKernel(compare);
+    if ((isOwnKernel(kernel) && !a) || (isOwnKernel(compare) && !b))
+        return (a || isOwnKernel(kernel)) && (b || isOwnKernel(compare));
     return a && b && a->id != b->id && a->dims == b->dims;
 }
 
@@ -70,7 +91,7 @@ void adaptToKernel(SetupState& s, const KernelInfo& previous, const KernelInfo& 
 
 BarrierDrop barrierDropOf(const SetupState& s) {
     BarrierDrop drop;
-    const KernelInfo* k = findKernel(s.kernel);
+    const KernelInfo* k = setupKernel(s.kernel);
     if (!k || s.droppedBarriers.empty())
         return drop;
     for (unsigned line : barrierLines(*k))
@@ -80,9 +101,10 @@ BarrierDrop barrierDropOf(const SetupState& s) {
 }
 
 Result<Mask> currentMask(const SetupState& s) {
-    const KernelInfo* k = findKernel(s.kernel);
+    const KernelInfo* k = setupKernel(s.kernel);
     if (!k)
-        return badInput("unknown kernel '" + s.kernel + "'");
+        return badInput(isOwnKernel(s.kernel) ? "your kernel file has not compiled yet"
+                                              : "unknown kernel '" + s.kernel + "'");
     if (s.radius < 0 || s.radius > kMaxRadius)
         return badInput("radius " + std::to_string(s.radius) + " is outside 0.." + std::to_string(kMaxRadius));
     if (s.preset == MaskPreset::Custom)
@@ -99,9 +121,11 @@ std::string SetupCheck::firstProblem() const {
 
 SetupCheck checkSetup(const SetupState& s, const std::optional<InputShape>& knownShape, const GpuStatus& gpu) {
     SetupCheck check;
-    check.kernel = findKernel(s.kernel);
+    check.kernel = setupKernel(s.kernel);
     if (!check.kernel) {
-        check.kernelProblem = "unknown kernel '" + s.kernel + "'";
+        check.kernelProblem = isOwnKernel(s.kernel) ? "your kernel file has not compiled yet: open one (File > Open "
+                                                      "kernel...) and compile it (Ctrl+S)"
+                                                    : "unknown kernel '" + s.kernel + "'";
         return check;
     }
     if (auto mask = currentMask(s))
@@ -116,7 +140,9 @@ SetupCheck checkSetup(const SetupState& s, const std::optional<InputShape>& know
     if (check.shape && check.mask) {
         const InputShape& in = *check.shape;
         Problem problem{in.width, in.height, in.channels, in.rank, check.mask->width, check.mask->height, s.block};
-        if (s.block <= 0) {
+        if (check.kernel->id == KernelId::Own) {
+            // The student's launch() chooses the grid and the block: known once it has run.
+        } else if (s.block <= 0) {
             check.planProblem = "the block edge must be 1 or more";
         } else if (auto plan = planLaunch(*check.kernel, problem, currentLimits(), s.whatIf)) {
             check.plan = *plan;

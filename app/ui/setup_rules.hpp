@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "api/kernels.hpp"
 #include "api/plan.hpp"
@@ -13,6 +14,21 @@
 #include "ui/app_state.hpp"
 
 namespace tilescope::ui {
+
+// The set-up's name for the student's own kernel file (kernels/own/):
+// SetupState::kernel and the compare kernel hold it instead of a catalogue
+// name (a student's kernel may well be called conv2d_basic too).
+inline constexpr std::string_view kOwnKernelKey = "own";
+inline bool isOwnKernel(std::string_view name) {
+    return name == kOwnKernelKey;
+}
+// A kernel by its set-up name: the catalogue's, or for kOwnKernelKey the
+// kernel file the app runs now (null while none has compiled).
+const KernelInfo* setupKernel(std::string_view name);
+// The app says which compiled kernel file it runs (null: none).
+void setCurrentOwnKernel(const KernelInfo* kernel);
+// What the app calls a compiled kernel file in its texts: "your conv2d_tiled".
+std::string ownKernelName(const KernelInfo& kernel);
 
 struct GpuStatus {
     bool available = false;
@@ -69,7 +85,8 @@ SetupCheck checkSetup(const SetupState& setup, const std::optional<InputShape>& 
 std::string inAppWords(std::string message);
 
 // Whether `compare` can be compared with `kernel`: another known kernel of
-// the same dimension.
+// the same dimension. The kernel file before it has compiled fits any
+// catalogue kernel (its dimension is not known yet).
 bool compareFits(const std::string& kernel, const std::string& compare);
 
 // "64 x 64", "7 elements", "640 x 480 x 3 channels"

@@ -40,9 +40,27 @@ std::optional<Dim3> blockOfOutput(const LaunchPlan& plan, int x, int y) {
     return std::nullopt;
 }
 
+// The block of the trace that computes P(x, y). A kernel file's tiles are
+// its own launch()'s: its block is the one whose thread writes P(x, y).
+std::optional<std::size_t> traceBlockOfOutput(const TraceModel& model, int x, int y) {
+    const Trace& trace = model.trace();
+    if (trace.plan.kernel == KernelId::Own) {
+        const int index = trace.arrays[kArrayOutput].indexOf(x, y);
+        for (std::size_t b = 0; b < model.blockCount(); ++b) {
+            const BlockReplay& replay = model.block(b);
+            for (unsigned t = 0; t < replay.threadCount(); ++t)
+                if (replay.thread(t).output == index)
+                    return b;
+        }
+    }
+    if (const auto block = blockOfOutput(trace.plan, x, y))
+        return model.findBlock(*block);
+    return std::nullopt;
+}
+
 // The same kernel, input, mask and launch (the traced blocks aside).
 bool sameLaunch(const RunJob& a, const RunJob& b) {
-    return a.kernel == b.kernel && a.input == b.input && a.mask.values == b.mask.values &&
+    return a.kernel == b.kernel && a.own == b.own && a.input == b.input && a.mask.values == b.mask.values &&
            a.mask.width == b.mask.width && a.block == b.block && a.whatIf == b.whatIf &&
            a.eventBudget == b.eventBudget && a.backend == b.backend && a.drop == b.drop && a.schedule == b.schedule &&
            a.seed == b.seed;
@@ -157,7 +175,7 @@ void TraceSession::update() {
         if (m_file)
             leaveFile();
         const std::string compare = m_app.view().compareKernel;
-        m_compareOn = !compare.empty();
+        m_compareOn = !compare.empty() && setupKernel(compare) != nullptr;
         submitIfNeeded(0, m_app.setup().kernel);
         if (m_compareOn)
             submitIfNeeded(1, compare);
@@ -189,12 +207,18 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     const SetupCheck& check = m_app.check();
     if (!check.runnable())
         return;
-    const KernelInfo* info = findKernel(kernel);
+    const KernelInfo* info = setupKernel(kernel);
     if (!info)
         return;
 
     RunJob job;
     job.kernel = kernel;
+    if (isOwnKernel(kernel)) {
+        job.own = m_app.ownKernel();
+        if (!job.own)
+            return;
+        job.kernel = ownKernelName(*info);
+    }
     job.dims = info->dims;
     job.input = setup.input;
     job.mask = *check.mask;
@@ -218,9 +242,15 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     if (cells > kTraceWholeCells || run.overBudget) {
         // One block: the selected output's, once a plan is known.
         Dim3 block{0, 0, 0};
-        if (run.model && m_selected)
-            if (auto b = blockOfOutput(run.model->trace().plan, (*m_selected)[0], (*m_selected)[1]))
-                block = *b;
+        if (run.model && m_selected) {
+            const Trace& trace = run.model->trace();
+            if (trace.plan.kernel != KernelId::Own) {
+                if (auto b = blockOfOutput(trace.plan, (*m_selected)[0], (*m_selected)[1]))
+                    block = *b;
+            } else if (auto b = traceBlockOfOutput(*run.model, (*m_selected)[0], (*m_selected)[1])) {
+                block = run.model->block(*b).block();
+            }
+        }
         job.traceBlocks = {block};
     }
     // A whole launch is checked for problems, wrong outputs included; one
@@ -228,7 +258,7 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     job.check = job.traceBlocks.empty();
     if (run.submitted && sameLaunch(*run.submitted, job) && sameBlocks(run.submitted->traceBlocks, job.traceBlocks))
         return;
-    run.kernel = kernel;
+    run.kernel = job.kernel;
     run.submitted = job;
     run.submittedId = run.runner->submit(std::move(job));
 }
@@ -375,11 +405,9 @@ void TraceSession::resolveSelection(int i) {
     int y = std::clamp((*m_selected)[1], 0, std::max(p.height - 1, 0));
     if (i == 0)
         m_selected = std::array<int, 2>{x, y};
-    const auto block = blockOfOutput(trace.plan, x, y);
     const BlockReplay* replay = nullptr;
-    if (block)
-        if (auto b = run.model->findBlock(*block))
-            replay = &run.model->block(*b);
+    if (const auto b = traceBlockOfOutput(*run.model, x, y))
+        replay = &run.model->block(*b);
     if (replay != run.replay) {
         run.replay = replay;
         run.cursor = replay ? std::min(run.cursor, replay->size()) : 0;

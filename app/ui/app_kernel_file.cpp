@@ -1,0 +1,296 @@
+// The App's side of the student's own kernel file: opening it (a path, an
+// exercise's starting file, the one open last time), taking in each compile
+// (KernelFile compiles off the UI thread), running it as the set-up's kernel
+// or the one compared with, saying whether it is right, and where the
+// Editor panel goes. The rest of the app sees the kernel through the set-up
+// name "own" (setupKernel) and RunJob::own.
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "api/runner.hpp"
+#include "gfx/window.hpp"
+#include "own/own_kernel.hpp"
+#include "own/translate.hpp"
+#include "ui/app.hpp"
+#include "ui/kernel_file.hpp"
+#include "ui/panel_editor.hpp"
+#include "ui/trace_session.hpp"
+
+namespace tilescope::ui {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Whether the set-up's mask and input are made for a kernel of this
+// dimension (a kernel file's dimension is known once it has compiled).
+bool setupFits(const SetupState& setup, int dims) {
+    if (!currentMask(setup))
+        return false;
+    return dims == 1 || !inputSourceInfo(setup.input.source).fixedArray;
+}
+
+// "4096 outputs", "1 output"
+std::string outputs(std::size_t n) {
+    return std::to_string(n) + (n == 1 ? " output" : " outputs");
+}
+
+}  // namespace
+
+std::shared_ptr<const own::OwnKernel> App::ownKernel() const {
+    return m_kernelFile ? m_kernelFile->kernel() : nullptr;
+}
+
+std::string App::ownKernelLabel() const {
+    if (!m_kernelFile || !m_kernelFile->isOpen())
+        return {};
+    const std::string file = fs::path(m_kernelFile->state().path).filename().string();
+    if (const auto& kernel = ownKernel())
+        return ownKernelName(*kernel->info) + "  (" + file + ")";
+    return "your kernel  (" + file + ", not compiled)";
+}
+
+// [SECTION] Opening
+
+void App::openKernelFileAtStart() {
+    m_kernelFile = std::make_unique<KernelFile>();
+    m_kernelFile->setOnDone([] { gfx::Window::wake(); });
+    EditorCallbacks callbacks;
+    callbacks.compile = [this] { m_kernelFile->compile(); };
+    callbacks.cancel = [this] { m_kernelFile->cancelCompile(); };
+    callbacks.reload = [this] { m_kernelFile->reload(); };
+    callbacks.open = [this](const std::string& path) { openKernelFile(path, true); };
+    m_editorPanel = std::make_unique<EditorPanel>(m_kernelFile->state(), m_theme, m_probe, std::move(callbacks));
+    setCurrentOwnKernel(nullptr);
+
+    // --kernel-file, else the file open last time (when it is still there).
+    std::string path = m_options.kernelFile.string();
+    if (path.empty() && !m_configDir.empty()) {
+        std::error_code error;
+        if (!m_settings.kernelFile.empty() && fs::is_regular_file(m_settings.kernelFile, error))
+            path = m_settings.kernelFile;
+        else
+            m_settings.kernelFile.clear();
+    }
+    if (!m_options.kernelFile.empty())
+        openKernelFile(path, true);
+    else if (!path.empty())
+        openKernelFile(path, false);
+    // A set-up saved with a kernel file that is gone: back to the demo's kernel.
+    if (!m_kernelFile->isOpen()) {
+        if (isOwnKernel(m_settings.setup.kernel))
+            m_settings.setup.kernel = demoSetup(m_gpu).kernel;
+        if (isOwnKernel(m_options.view.compareKernel))
+            m_options.view.compareKernel.clear();
+    }
+}
+
+void App::openKernelFile(const std::string& path, bool choose) {
+    if (choose)
+        showEditor();
+    const bool another = !m_kernelFile->isOpen() || fs::path(m_kernelFile->state().path) != fs::path(path);
+    if (!m_kernelFile->open(path))
+        return;  // the editor says why; the file open before stays
+    if (another)
+        setCurrentOwnKernel(m_kernelFile->kernel() ? m_kernelFile->kernel()->info : nullptr);
+    std::error_code error;
+    const fs::path absolute = fs::absolute(path, error);
+    m_settings.kernelFile = error ? path : absolute.lexically_normal().string();
+    if (choose && !isOwnKernel(m_settings.setup.kernel) && !isOwnKernel(m_options.view.compareKernel))
+        m_settings.setup.kernel = std::string(kOwnKernelKey);
+}
+
+void App::showEditor() {
+    PanelVisibility& panels = m_settings.panels;
+    if (panels.editor || m_options.panels)  // --panels: the command line chose
+        return;
+    // The editor takes the source panel's place (it shows the same line),
+    // and the device panel's share: lines of code want the height.
+    panels.editor = true;
+    panels.source = false;
+    panels.device = false;
+}
+
+void App::requestOpenKernel() {
+    showEditor();
+    EditorState& state = m_kernelFile->state();
+    state.showPathField = true;
+    state.focusPath = true;
+}
+
+void App::newFromExercise(const std::string& file) {
+    showEditor();
+    auto copy = copyExercise(assetsDirectory() / "exercises" / file, exerciseCopyFolder());
+    if (!copy) {
+        m_kernelFile->state().fileNote = copy.error().message;
+        return;
+    }
+    openKernelFile(copy->string(), true);
+}
+
+// [SECTION] Once a frame
+
+void App::updateKernelFile() {
+    SetupState& setup = m_settings.setup;
+    if (m_kernelFile->poll(seconds())) {
+        const KernelInfo* info = m_kernelFile->kernel()->info;
+        setCurrentOwnKernel(info);
+        // The set-up's mask and input, for a kernel of another dimension than they were made for.
+        if (isOwnKernel(setup.kernel) && !setupFits(setup, info->dims)) {
+            KernelInfo before = *info;
+            before.dims = info->dims == 1 ? 2 : 1;
+            adaptToKernel(setup, before, *info);
+        }
+        if (!compareFits(setup.kernel, m_options.view.compareKernel))
+            m_options.view.compareKernel.clear();
+        m_kernelFileCheckOff = false;
+        m_forceRun = true;
+    }
+
+    // What the run of the kernel file says: the set-up's run when it is the
+    // set-up's kernel, the traced run when it is the one compared with.
+    EditorState& state = m_kernelFile->state();
+    const auto& kernel = m_kernelFile->kernel();
+    const bool main = isOwnKernel(setup.kernel);
+    const bool compared = isOwnKernel(m_options.view.compareKernel) && m_traceSession->comparing();
+    const RunOutcome* outcome = nullptr;
+    if (kernel && main && m_outcome && m_outcome->job.own == kernel && outcomeIsCurrent())
+        outcome = m_outcome.get();
+    if (kernel && compared) {
+        const TracedRun& run = m_traceSession->run(1);
+        if (run.outcome && run.outcome->job.own == kernel && run.outcome->id == run.submittedId)
+            outcome = run.outcome.get();
+    }
+    // Its check passed the event budget: run it again without.
+    if (outcome && outcome->runError && outcome->job.check &&
+        exceedsTraceBudget(*outcome->runError, outcome->job.eventBudget) && main && !m_kernelFileCheckOff) {
+        m_kernelFileCheckOff = true;
+        m_forceRun = true;
+        outcome = nullptr;
+    }
+    const bool current = kernel && state.compile == CompileState::Compiled && state.text == kernel->translation.text;
+    if (!kernel || state.compile != CompileState::Compiled || (!main && !compared)) {
+        state.verdict = Verdict::None;
+        state.verdictText.clear();
+    } else if (!outcome) {
+        state.verdict = Verdict::Running;
+        state.verdictText = m_check.runnable() || compared ? "running your kernel..." : "";
+    } else if (outcome->runError) {
+        const std::string& message = outcome->runError->message;
+        state.verdict = Verdict::Failed;
+        state.verdictText = outcome->cancelled ? "the run was cancelled (F5 runs it again)"
+                                               : "\xE2\x9C\x97 your kernel did not run to the end";
+        if (!outcome->cancelled && current) {
+            state.errorFromRun = true;
+            state.errorLine = own::diagnosticLine(message, state.path);
+            state.errorColumn = 0;
+            // Without the file's name and line, which the gutter and "line N" say.
+            const std::string prefix = state.path + ":" + std::to_string(state.errorLine) + ": ";
+            state.errorMessage = state.errorLine > 0 && message.rfind(prefix, 0) == 0 ? message.substr(prefix.size())
+                                 : message.rfind(state.path + ": ", 0) == 0 ? message.substr(state.path.size() + 2)
+                                                                            : message;
+        }
+    } else if (outcome->result) {
+        if (state.errorFromRun) {
+            state.errorFromRun = false;
+            state.errorLine = 0;
+            state.errorMessage.clear();
+        }
+        const std::size_t total = outcome->result->output.data.size();
+        const ProblemSet* problems = outcome->problems.get();
+        if (outcome->wrongCount > 0) {
+            state.verdict = Verdict::Wrong;
+            state.verdictText = "\xE2\x9C\x97 your kernel is wrong at " + std::to_string(outcome->wrongCount) + " of " +
+                                outputs(total) + " (outlined in the Result and Output P)";
+        } else if (problems && !problems->clean()) {
+            state.verdict = Verdict::Failed;
+            state.verdictText = "\xE2\x9C\x97 your kernel's " + outputs(total) +
+                                " match the reference here, but the check found " + problems->summary() +
+                                " (the Problems panel lists them)";
+        } else {
+            state.verdict = Verdict::Right;
+            state.verdictText = "\xE2\x9C\x93 your kernel is right: all " + outputs(total) + " match the reference" +
+                                (problems ? ", and the check found no race and no access outside an array" : "");
+        }
+    } else {
+        state.verdict = Verdict::None;  // the input could not be read: the set-up panel says why
+        state.verdictText.clear();
+    }
+
+    // The line the step-through stands on, while the text is the one traced.
+    state.currentLine = 0;
+    const int run = main ? 0 : compared ? 1 : -1;
+    if (run >= 0 && current && stepThroughShown()) {
+        const TracedRun& traced = m_traceSession->run(run);
+        const BlockReplay* replay = m_traceSession->replay(run);
+        if (replay && traced.outcome && traced.outcome->job.own == kernel)
+            if (const auto event =
+                    replay->currentEvent(m_traceSession->selectedThread(run), m_traceSession->cursor(run)))
+                state.currentLine = static_cast<int>(replay->events()[*event].line);
+    }
+}
+
+void App::adjustCheckForKernelFile() {
+    if (!isOwnKernel(m_settings.setup.kernel))
+        return;
+    const EditorState& state = m_kernelFile->state();
+    if (!ownKernel()) {
+        if (state.compile == CompileState::Compiling)
+            m_check.kernelProblem = "your kernel is compiling...";
+        else if (state.compile == CompileState::Failed)
+            m_check.kernelProblem = "your kernel does not compile: the Editor marks the line";
+        return;
+    }
+    // The launch is the student's launch()'s: the last run of this kernel knows it.
+    if (m_outcome && m_outcome->result && m_outcome->job.own == ownKernel())
+        m_check.plan = m_outcome->result->plan;
+}
+
+void App::prepareKernelFileJob(RunJob& job) const {
+    if (!isOwnKernel(m_settings.setup.kernel))
+        return;
+    job.own = ownKernel();
+    if (!job.own)
+        return;
+    job.kernel = ownKernelName(*job.own->info);
+    // Checked at once (races, accesses outside the arrays, barriers), when
+    // its trace surely fits the event budget: a few events per tap and output.
+    const auto shape = m_check.shape;
+    if (!shape || m_kernelFileCheckOff)
+        return;
+    const double cells = static_cast<double>(shape->width) * std::max(shape->height, 1);
+    const double taps = job.dims == 1 ? job.mask.width : static_cast<double>(job.mask.width) * job.mask.width;
+    if (cells * (3.0 * taps + 16.0) > static_cast<double>(m_options.eventBudget) / 2.0)
+        return;
+    job.trace = true;
+    job.check = true;
+    job.eventBudget = m_options.eventBudget;
+}
+
+// [SECTION] Menu
+
+void App::drawKernelFileMenu() {
+    if (ImGui::MenuItem("Open kernel...", "Ctrl+K"))
+        requestOpenKernel();
+    if (ImGui::BeginMenu("New from exercise")) {
+        for (const Exercise& e : exercises())
+            if (ImGui::MenuItem(e.label.c_str()))
+                newFromExercise(e.file);
+        ImGui::Separator();
+        ImGui::TextDisabled("a copy goes into %s", exerciseCopyFolder().string().c_str());
+        ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Save and compile the kernel", "Ctrl+S", false, m_kernelFile->isOpen()))
+        m_kernelFile->compile();
+}
+
+}  // namespace tilescope::ui
