@@ -38,7 +38,7 @@ std::string keys(auto range) {
 // [SECTION] The options that put the app in a state
 
 constexpr const char* kPanelNames =
-    "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems";
+    "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems, editor";
 
 struct StateOptions {
     KernelOptions run;      // --kernel, --input, --mask, --radius, --block, --backend, --what-if
@@ -65,6 +65,13 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
     command.remove_option(command.get_option("--size"));
     command.remove_option(command.get_option("--seed"));
     command.get_option("--kernel")->required(false)->description("kernel name (tilescope list); default: the demo's");
+    // The kernel file in the editor; with --kernel too, the one compared with (--compare own).
+    command.get_option("--kernel")->remove_excludes(command.get_option("--kernel-file"));
+    command.get_option("--kernel-file")->remove_excludes(command.get_option("--kernel"));
+    command.get_option("--kernel-file")
+        ->description(
+            "your own CUDA kernel file (.cu): open in the editor, compiled and run as the kernel (with "
+            "--kernel K, as the one compared with: --compare own)");
     command.get_option("--radius")->description("the mask's radius, with --preset (alone: a box blur, as `run` makes)");
     auto* builtin = command.add_option("--builtin", o.builtin,
                                        "a built-in input: " + keys(ui::inputSources()) + " (default: the demo's)");
@@ -76,7 +83,8 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
                        "size of the built-in input (or of --input, resized): N elements or WxH pixels");
     command.add_option("--select", o.select, "the output element to select: X (1D) or X,Y");
     command.add_option("--step", o.step, "the step of the trace to show")->check(CLI::NonNegativeNumber);
-    command.add_option("--compare", o.compare, "a second kernel to compare with, side by side");
+    command.add_option("--compare", o.compare,
+                       "a second kernel to compare with, side by side (own: the --kernel-file)");
     command.add_flag("--lecture", o.lecture, "lecture-hall mode: large type, thick lines, high contrast");
     command.add_option("--size", o.windowSize, "the window's size in pixels, WxH (default 1600x900)");
     command.add_option("--panels", o.panels, std::string("panels to show, comma-separated: ") + kPanelNames);
@@ -100,12 +108,15 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
         ->check(CLI::NonNegativeNumber);
 }
 
-// --drop-barrier all|LINE[,LINE...] for `kernel`: the lines, checked against its source.
-Result<std::vector<unsigned>> parseDroppedBarriers(const std::string& text, const KernelInfo& kernel) {
-    const std::vector<unsigned> lines = barrierLines(kernel);
+// --drop-barrier all|LINE[,LINE...] for `kernel`: the lines, checked against
+// its source (a kernel file's, null here, are checked once it has compiled).
+Result<std::vector<unsigned>> parseDroppedBarriers(const std::string& text, const KernelInfo* kernel) {
+    if (!kernel && text == "all")
+        return badInput("--drop-barrier all with --kernel-file: name the lines of its __syncthreads()");
+    const std::vector<unsigned> lines = kernel ? barrierLines(*kernel) : std::vector<unsigned>{};
     if (text == "all") {
         if (lines.empty())
-            return badInput("--drop-barrier all: " + std::string(kernel.name) + " has no __syncthreads() to drop");
+            return badInput("--drop-barrier all: " + std::string(kernel->name) + " has no __syncthreads() to drop");
         return lines;
     }
     BarrierDrop drop;
@@ -122,7 +133,7 @@ Result<std::vector<unsigned>> parseDroppedBarriers(const std::string& text, cons
             drop.lines.push_back(line);
         begin = end + 1;
     }
-    if (Status s = checkBarrierDrop(kernel, drop); !s)
+    if (Status s = kernel ? checkBarrierDrop(*kernel, drop) : success(); !s)
         return s.error();
     std::sort(drop.lines.begin(), drop.lines.end());
     return drop.lines;
@@ -154,6 +165,17 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         ui::adaptToKernel(s, *kernel, *chosen);
         kernel = chosen;
     }
+    // A kernel file is the kernel, or with --kernel the one compared with; its
+    // dimension is known once it has compiled (the app then fits the set-up to it).
+    const bool ownMain = !o.run.kernelFile.empty() && o.run.kernel.empty();
+    if (!o.run.kernelFile.empty()) {
+        options.kernelFile = o.run.kernelFile;
+        if (ownMain)
+            s.kernel = std::string(ui::kOwnKernelKey);
+        else if (!ui::isOwnKernel(o.compare))
+            return badInput("--kernel and --kernel-file: add --compare own to compare your kernel with " +
+                            o.run.kernel);
+    }
     const int dims = kernel->dims;
 
     if (!o.run.input.empty()) {
@@ -173,7 +195,7 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         auto [w, h] = *size;
         if (w <= 0 || (h != -1 && h <= 0))
             return badInput("--input-size '" + o.inputSize + "' must be positive");
-        if (dims == 1 && h != -1)
+        if (dims == 1 && h != -1 && !ownMain)
             return badInput("--input-size for a 1D kernel is one number (elements)");
         s.input.length = w;
         s.input.width = w;
@@ -205,7 +227,7 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
                 : o.run.backend == "cuda" ? Backend::Cuda
                                           : (gpu.available ? Backend::Cuda : Backend::Cpu);
     if (!o.dropBarrier.empty()) {
-        auto lines = parseDroppedBarriers(o.dropBarrier, *kernel);
+        auto lines = parseDroppedBarriers(o.dropBarrier, ownMain ? nullptr : kernel);
         if (!lines)
             return lines.error();
         s.droppedBarriers = std::move(*lines);
@@ -227,11 +249,17 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         options.view.step = o.step;
     if (o.problem >= 0)
         options.view.problem = static_cast<std::size_t>(o.problem);
-    if (!o.compare.empty()) {
+    if (ui::isOwnKernel(o.compare) && o.run.kernelFile.empty())
+        return badInput("--compare own compares with your kernel file: give it with --kernel-file");
+    if (ui::isOwnKernel(o.compare) && ownMain)
+        return badInput("--compare own: your kernel file is the kernel already; compare it with a kernel of the book");
+    if (!o.compare.empty() && ui::isOwnKernel(o.compare)) {
+        options.view.compareKernel = o.compare;  // its dimension is checked once it has compiled
+    } else if (!o.compare.empty()) {
         const KernelInfo* other = findKernel(o.compare);
         if (!other)
             return badInput("unknown --compare kernel '" + o.compare + "'");
-        if (other->dims != dims)
+        if (other->dims != dims && !ownMain)
             return badInput("--compare " + o.compare + " is a " + std::to_string(other->dims) + "D kernel; compare " +
                             "kernels of the same dimension as " + s.kernel);
         options.view.compareKernel = o.compare;
@@ -249,7 +277,8 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         options.lecture = true;
 
     if (!o.panels.empty()) {
-        ui::PanelVisibility panels{false, false, false, false, false, false, false, false, false, false, false, false};
+        ui::PanelVisibility panels{false, false, false, false, false, false, false,
+                                   false, false, false, false, false, false};
         std::size_t start = 0;
         while (start <= o.panels.size()) {
             const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());
@@ -278,6 +307,8 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
                 panels.hardware = true;
             else if (name == "problems")
                 panels.problems = true;
+            else if (name == "editor")
+                panels.editor = true;
             else
                 return badInput("unknown panel '" + name + "' in --panels (" + kPanelNames + ")");
             start = end + 1;
@@ -299,6 +330,7 @@ struct AppCommandState {
     std::string openTrace;
     std::size_t eventBudget = ui::kDefaultEventBudget;
     std::string compare;
+    std::string kernelFile;
     // tilescope screenshot
     StateOptions screenshot;
     std::string out;
@@ -320,7 +352,10 @@ int runApp(const AppCommandState& state) {
     options.frames = state.frames;
     options.openTrace = state.openTrace;
     options.eventBudget = state.eventBudget;
-    if (!state.compare.empty() && !findKernel(state.compare))
+    options.kernelFile = state.kernelFile;
+    if (ui::isOwnKernel(state.compare) && state.kernelFile.empty())
+        return fail(badInput("--compare own compares with your kernel file: give it with --kernel-file"));
+    if (!state.compare.empty() && !findKernel(state.compare) && !ui::isOwnKernel(state.compare))
         return fail(badInput("unknown --compare kernel '" + state.compare + "' (`tilescope list` names the kernels)"));
     options.view.compareKernel = state.compare;  // one of another dimension than the set-up's is dropped
     ui::App app(std::move(options));
@@ -365,6 +400,9 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
         ->check(CLI::PositiveNumber);
     app.add_option("--compare", state->compare,
                    "a second kernel to compare with, side by side (also in the set-up panel, and remembered)");
+    app.add_option("--kernel-file", state->kernelFile,
+                   "your own CUDA kernel file (.cu): opened in the editor, compiled and run (also File > Open "
+                   "kernel..., and remembered)");
     app.add_option("--open-trace", state->openTrace,
                    "a trace file written by `tilescope trace --out` (on any machine): the step-through views step "
                    "through it, the hardware panel shows which SM ran each block");
