@@ -25,14 +25,16 @@
 #include <thread>
 #include <vector>
 
+#include "api/runner.hpp"
 #include "gfx/colormap.hpp"
 #include "io/files.hpp"
 #include "io/image_file.hpp"
-#include "api/runner.hpp"
+#include "own/own_kernel.hpp"
 #include "reference/reference.hpp"
 #include "trace/trace_index.hpp"
 #include "trace/trace_io.hpp"
 #include "ui/inputs.hpp"
+#include "ui/kernel_file.hpp"
 #include "ui/masks.hpp"
 #include "ui/runner.hpp"
 #include "ui/settings.hpp"
@@ -1259,6 +1261,398 @@ TEST_F(UiTest, HardwarePanelSaysWhyACpuRunHasNoSms) {
     ASSERT_EQ(shot.exitCode, 0) << shot.errors;
     EXPECT_EQ(shot.text("hardware.message"),
               "the CPU executor has no SMs: run on a GPU, or open a trace recorded on one");
+}
+
+// [SECTION] The student's own kernel file: the editor, its compile, its check
+
+namespace {
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void writeFile(const fs::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+// `text` with its first `from` replaced by `to` (the test fails when there is none).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos)
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> lines;
+    std::stringstream s(text);
+    for (std::string line; std::getline(s, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+const fs::path kStudentDir = fs::path(TILESCOPE_SOURCE_DIR) / "tests" / "own" / "good";
+
+// Polls as the app's frame does, until the compile in progress has been taken in.
+void waitForCompile(ui::KernelFile& file, double seconds = 60) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+        const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+        (void)file.poll(now);
+        if (!file.busy())
+            return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ADD_FAILURE() << "the compile did not end";
+}
+
+// Polls for `seconds`, as the app's frames do; whether a new kernel came in.
+bool pollFor(ui::KernelFile& file, double seconds) {
+    bool fresh = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline || file.busy()) {
+        const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+        fresh = file.poll(now) || fresh;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return fresh;
+}
+
+fs::path scratchDir(const char* name) {
+    const fs::path dir = fs::temp_directory_path() / ("tilescope_ui_test_" + std::to_string(::getpid()) + "_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+}  // namespace
+
+// The compile runs off the calling thread (the UI's frame only polls); a
+// save made here is not taken for a change on disk; a save made by another
+// editor reloads the text and compiles it again.
+TEST(KernelFile, CompilesOffTheCallingThreadAndReloadsWhatAnotherEditorSaves) {
+    const fs::path dir = scratchDir("kernel_file");
+    const fs::path file = dir / "mine.cu";
+    const std::string good = readFile(kStudentDir / "conv2d_basic_student.cu");
+    writeFile(file, good);
+
+    ui::KernelFile kernel;
+    ASSERT_TRUE(kernel.open(file).ok());
+    EXPECT_TRUE(kernel.busy());
+    EXPECT_EQ(kernel.state().compile, ui::CompileState::Compiling);
+    double worst = 0;
+    for (int i = 0; i < 20; ++i)
+        worst = std::max(worst, millisecondsOf([&] { (void)kernel.poll(0.0); }));
+    EXPECT_LT(worst, 20.0) << "a frame never waits for the compiler";
+    waitForCompile(kernel);
+    ASSERT_TRUE(kernel.kernel()) << kernel.state().errorMessage;
+    EXPECT_EQ(kernel.state().compile, ui::CompileState::Compiled);
+    EXPECT_EQ(kernel.kernel()->info->name, "conv2d_basic");
+
+    // Edited here and saved with Ctrl+S: compiled once, never reloaded.
+    const std::uint64_t version = kernel.state().textVersion;
+    kernel.state().text = "// edited in the app\n" + good;
+    kernel.state().modified = true;
+    kernel.compile();
+    waitForCompile(kernel);
+    EXPECT_EQ(readFile(file), "// edited in the app\n" + good);
+    EXPECT_FALSE(kernel.state().modified);
+    const auto ours = kernel.kernel();
+    EXPECT_FALSE(pollFor(kernel, 2.5)) << "the app's own save is not a change on disk";
+    EXPECT_EQ(kernel.kernel(), ours);
+    EXPECT_EQ(kernel.state().textVersion, version);
+    EXPECT_TRUE(kernel.state().fileNote.empty()) << kernel.state().fileNote;
+
+    // Saved by another editor: the text is reloaded and compiled again.
+    const std::string theirs = replaced(good, "int maskWidth = 2 * r + 1;", "int maskWidth = 2 * r + 1;  // theirs");
+    writeFile(file, theirs);
+    fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(2));
+    EXPECT_TRUE(pollFor(kernel, 2.5));
+    EXPECT_EQ(kernel.state().text, theirs);
+    EXPECT_GT(kernel.state().textVersion, version);
+    EXPECT_NE(kernel.state().fileNote.find("reloaded"), std::string::npos);
+    ASSERT_TRUE(kernel.kernel());
+    EXPECT_NE(kernel.kernel(), ours);
+    EXPECT_EQ(kernel.kernel()->translation.text, theirs);
+
+    // Edited here while another editor saves: nothing is thrown away unasked.
+    kernel.state().text += "// mine\n";
+    kernel.state().modified = true;
+    writeFile(file, theirs + "// and theirs\n");
+    fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(4));
+    (void)pollFor(kernel, 1.5);
+    EXPECT_TRUE(kernel.state().changedOnDisk);
+    EXPECT_EQ(kernel.state().text, theirs + "// mine\n");
+    kernel.reload();
+    EXPECT_EQ(kernel.state().text, theirs + "// and theirs\n");
+    waitForCompile(kernel);
+    fs::remove_all(dir);
+}
+
+// A compile error names the student's line; Cancel stops a compile.
+TEST(KernelFile, ACompileErrorNamesItsLineAndACompileCanBeCancelled) {
+    const fs::path dir = scratchDir("kernel_file_error");
+    const fs::path file = dir / "broken.cu";
+    const std::string good = readFile(kStudentDir / "conv2d_tiled_student.cu");
+    const std::string broken =
+        replaced(good, "N_ds[ty][tx] = N[row * width + col];", "N_ds[ty][tx] = N[row * width + col]");
+    writeFile(file, broken);
+    const auto line = static_cast<unsigned>(
+        std::count(broken.begin(), broken.begin() + static_cast<long>(broken.find("N[row * width + col]")), '\n') + 1);
+
+    ui::KernelFile kernel;
+    ASSERT_TRUE(kernel.open(file).ok());
+    waitForCompile(kernel);
+    EXPECT_FALSE(kernel.kernel());
+    EXPECT_EQ(kernel.state().compile, ui::CompileState::Failed);
+    EXPECT_EQ(kernel.state().errorLine, line);
+    EXPECT_NE(kernel.state().errorMessage.find("expected ';'"), std::string::npos) << kernel.state().errorMessage;
+
+    kernel.state().text = good;
+    kernel.state().modified = true;
+    kernel.compile();
+    kernel.cancelCompile();
+    waitForCompile(kernel, 10);
+    EXPECT_EQ(kernel.state().compile, ui::CompileState::Cancelled);
+    EXPECT_FALSE(kernel.kernel());
+    fs::remove_all(dir);
+}
+
+// "New from exercise" copies the starting file and never overwrites a file.
+TEST(KernelFile, AnExerciseIsCopiedBesideEarlierCopiesNeverOverThem) {
+    const fs::path dir = scratchDir("exercises");
+    const fs::path source = fs::path(TILESCOPE_SOURCE_DIR) / "assets" / "exercises" / "exercise_08.cu";
+    for (const ui::Exercise& e : ui::exercises())
+        EXPECT_TRUE(fs::exists(source.parent_path() / e.file)) << e.file;
+    writeFile(dir / "exercise_08.cu", "my own work\n");
+    auto first = ui::copyExercise(source, dir);
+    ASSERT_TRUE(first.ok()) << first.error().message;
+    EXPECT_EQ(first->filename(), "exercise_08-2.cu");
+    auto second = ui::copyExercise(source, dir);
+    ASSERT_TRUE(second.ok()) << second.error().message;
+    EXPECT_EQ(second->filename(), "exercise_08-3.cu");
+    EXPECT_EQ(readFile(dir / "exercise_08.cu"), "my own work\n") << "left alone";
+    EXPECT_EQ(readFile(*first), readFile(source));
+    EXPECT_FALSE(ui::copyExercise(dir / "no_such.cu", dir).ok());
+    fs::remove_all(dir);
+}
+
+TEST(Settings, RememberTheKernelFile) {
+    ui::Settings s;
+    s.kernelFile = "/home/student/exercise_08.cu";
+    s.setup.kernel = std::string(ui::kOwnKernelKey);
+    s.setup.droppedBarriers = {40};
+    s.compare = "conv2d_basic";
+    s.panels.editor = true;
+    auto back = ui::settingsFromJson(ui::settingsToJson(s));
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->kernelFile, s.kernelFile);
+    EXPECT_EQ(back->setup.kernel, "own");
+    EXPECT_EQ(back->setup.droppedBarriers, std::vector<unsigned>{40});
+    EXPECT_TRUE(back->panels.editor);
+    // "own" without a kernel file names nothing.
+    EXPECT_EQ(ui::settingsFromJson(R"({"setup": {"kernel": "own"}})")->setup.kernel, ui::SetupState{}.kernel);
+}
+
+// The editor shows the file, each line beside its number.
+TEST_F(UiTest, TheEditorShowsTheKernelFileWithLineNumbers) {
+    const fs::path file = kStudentDir / "conv2d_tiled_student.cu";
+    const Screenshot shot = screenshot("--kernel-file '" + file.string() + "' --input-size 32x32 --step 40");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_EQ(shot.text("editor.file"), file.string());
+    EXPECT_NE(shot.text("editor.status").find("compiled in"), std::string::npos) << shot.text("editor.status");
+    const std::vector<std::string> lines = linesOf(readFile(file));
+    const Rect window = shot.rect("editor.window");
+    int shown = 0;
+    for (std::size_t n = 1; n <= lines.size(); ++n) {
+        const std::string key = std::to_string(n);
+        if (!shot.has("editor.gutter." + key))
+            continue;
+        ++shown;
+        EXPECT_EQ(shot.text("editor.gutter." + key), key);
+        EXPECT_EQ(shot.text("editor.line." + key), lines[n - 1]) << "line " << n;
+        // Numbers in a column, one line under the other, inside the window.
+        const Rect number = shot.rect("editor.gutter." + key), text = shot.rect("editor.line." + key);
+        EXPECT_LT(number.x1, text.x0 + 1.0f);
+        EXPECT_NEAR(number.y0, text.y0, 0.5f);
+        EXPECT_GE(number.x0, window.x0);
+        if (shot.has("editor.gutter." + std::to_string(n + 1))) {
+            EXPECT_NEAR(shot.rect("editor.gutter." + std::to_string(n + 1)).y0 - number.y0, number.height(), 0.5f);
+        }
+    }
+    EXPECT_GE(shown, 20) << "a screenful of lines";
+    // The digits are drawn: some pixels of a number's box differ from the gutter's background.
+    const Rect first = shot.rect("editor.gutter." + std::to_string(std::stoi(shot.text("editor.current")) - 1));
+    const gfx::Rgb8 background = shot.pixel(first.x0 - 2.0f, first.y0 + 1.0f);
+    int ink = 0;
+    for (float y = first.y0; y < first.y1; y += 1.0f)
+        for (float x = first.x0; x < first.x1; x += 1.0f)
+            ink += !near(shot.pixel(x, y), background, 40);
+    EXPECT_GT(ink, 10) << "the line number's digits";
+    // Step 40 stands in the loop: its line is highlighted, and in view.
+    const int current = std::stoi(shot.text("editor.current"));
+    EXPECT_NE(lines[static_cast<std::size_t>(current - 1)].find("Pvalue +="), std::string::npos);
+    EXPECT_TRUE(shot.has("editor.gutter." + std::to_string(current)));
+}
+
+// A file that does not compile: its line marked in the gutter and tinted,
+// the compiler's words under the text, and nothing run.
+TEST_F(UiTest, ACompileErrorIsMarkedAtItsLine) {
+    const std::string good = readFile(kStudentDir / "conv2d_tiled_student.cu");
+    const std::string broken =
+        replaced(good, "N_ds[ty][tx] = N[row * width + col];", "N_ds[ty][tx] = N[row * width + col]");
+    const fs::path file = dir() / "broken.cu";
+    writeFile(file, broken);
+    const int line = static_cast<int>(
+        std::count(broken.begin(), broken.begin() + static_cast<long>(broken.find("N[row * width + col]")), '\n') + 1);
+
+    const Screenshot shot = screenshot("--kernel-file '" + file.string() + "' --input-size 32x32");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_EQ(shot.text("editor.error.mark"), std::to_string(line));
+    EXPECT_EQ(shot.text("editor.error.line"), std::to_string(line));
+    EXPECT_EQ(shot.text("editor.status"), "\xE2\x9C\x97 does not compile: line " + std::to_string(line));
+    const std::string message = shot.text("editor.error");
+    EXPECT_EQ(message.rfind("line " + std::to_string(line) + ", column ", 0), 0u) << message;
+    EXPECT_NE(message.find("expected ';'"), std::string::npos) << message;
+    // The mark: red, in the gutter, on the line's row; the line tinted red, the next one not.
+    const Rect mark = shot.rect("editor.error.mark"), tinted = shot.rect("editor.error.line");
+    EXPECT_TRUE(near(shot.pixel((mark.x0 + mark.x1) / 2, (mark.y0 + mark.y1) / 2), kProblem, 30));
+    EXPECT_LT(mark.x1, tinted.x0);
+    EXPECT_GE(mark.y0, tinted.y0 - 1.0f);
+    EXPECT_LE(mark.y1, tinted.y1 + 1.0f);
+    const Rect next = shot.rect("editor.line." + std::to_string(line + 1));
+    const gfx::Rgb8 red = shot.pixel(tinted.x1 - 4.0f, (tinted.y0 + tinted.y1) / 2);
+    const gfx::Rgb8 plain = shot.pixel(next.x1 - 4.0f, (next.y0 + next.y1) / 2);
+    EXPECT_GT(red.r - plain.r, 30) << describe(red) << " against " << describe(plain);
+    EXPECT_LT(std::abs(red.g - plain.g), 20);
+    // Nothing ran: the result says why.
+    EXPECT_NE(shot.text("result.problem").find("your kernel does not compile"), std::string::npos);
+    EXPECT_FALSE(shot.has("editor.verdict"));
+}
+
+// A correct kernel file: the editor says so at once, as the Problems panel does.
+TEST_F(UiTest, ACorrectKernelFileIsReportedRight) {
+    const Screenshot shot = screenshot("--kernel-file '" + (kStudentDir / "conv2d_tiled_student.cu").string() +
+                                       "' --input-size 40x40 --preset fig-7.4");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_EQ(shot.text("editor.verdict"),
+              "\xE2\x9C\x93 your kernel is right: all 1600 outputs match the reference, and the check found no race "
+              "and no access outside an array");
+    EXPECT_TRUE(shot.has("problems.clean"));
+    EXPECT_NE(shot.text("result.status").find("\xE2\x9C\x93"), std::string::npos) << shot.text("result.status");
+    EXPECT_FALSE(shot.has("editor.error"));
+}
+
+// A wrong kernel file (the ghost-cell test off by one: the last column taken
+// for a ghost cell): the editor says how many outputs are wrong, and the
+// Output view and the Result outline those outputs and no others.
+TEST_F(UiTest, AWrongKernelFileIsReportedWrongWithItsOutputsOutlined) {
+    const std::string good = readFile(kStudentDir / "conv2d_basic_student.cu");
+    const fs::path file = dir() / "off_by_one.cu";
+    writeFile(file, replaced(good, "col >= 0 && col < width;", "col >= 0 && col < width - 1;"));
+    const int size = 24;
+    const Image input = photo(size);
+    const Mask mask = *ui::makePresetMask(ui::MaskPreset::BoxBlur, 2, 1);
+    auto kernel = own::compileKernelFile(file.string());
+    ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+    RunRequest request;
+    request.own = *kernel;
+    request.kernel = std::string((*kernel)->info->name);
+    request.input = &input;
+    request.mask = &mask;
+    request.check = true;
+    auto run = runKernel(request);
+    ASSERT_TRUE(run.ok()) << run.error().message;
+    const std::vector<double> expected = reference::convolve(input, mask);
+    const double tolerance = reference::float32Tolerance(input, mask);
+    std::vector<bool> wrong(expected.size(), false);
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        wrong[i] = std::isnan(run->output.data[i]) || std::abs(run->output.data[i] - expected[i]) > tolerance;
+    const auto wrongCount = std::count(wrong.begin(), wrong.end(), true);
+    ASSERT_GT(wrongCount, 0);
+    ASSERT_LT(wrongCount, size * size) << "some outputs right, some wrong";
+
+    // The editor and the Output view; then the Result panel given the room
+    // the editor takes (the right-hand column holds both).
+    const std::string options = "--kernel-file '" + file.string() + "' --builtin photo --input-size 24x24 --radius 1 ";
+    for (const char* panels : {"output,problems,editor", "result,problems"}) {
+        const Screenshot shot = screenshot(options + "--panels " + panels);
+        ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+        EXPECT_TRUE(shot.has("problems.kind.wrong_result")) << panels;
+        const bool editor = std::string(panels).find("editor") != std::string::npos;
+        if (editor) {
+            EXPECT_EQ(shot.text("editor.verdict"),
+                      "\xE2\x9C\x97 your kernel is wrong at " + std::to_string(wrongCount) + " of " +
+                          std::to_string(size * size) + " outputs (outlined in the Result and Output P)");
+        }
+        const std::string view = editor ? "output.cell0" : "result.output";
+        const Rect r = shot.rect(view);
+        const float cell = editor ? r.width() : r.width() / size;
+        ASSERT_GE(cell, 6.0f) << view;
+        int outlined = 0;
+        for (int y = 0; y < size; ++y)
+            for (int x = 0; x < size; ++x) {
+                bool red = false, reddish = false;
+                for (float dx : {1.0f, 2.0f, 3.0f}) {
+                    const gfx::Rgb8 seen = shot.pixel(r.x0 + cell * x + dx, r.y0 + cell * (y + 0.5f));
+                    red = red || near(seen, kProblem, 30);
+                    reddish = reddish || near(seen, kProblem, 60);
+                }
+                if (wrong[static_cast<std::size_t>(y) * size + x]) {
+                    EXPECT_TRUE(red) << view << " P(" << x << "," << y << ") is wrong";
+                    outlined += red;
+                } else {
+                    EXPECT_FALSE(reddish) << view << " P(" << x << "," << y << ") is right";
+                }
+            }
+        EXPECT_EQ(outlined, wrongCount) << view;
+    }
+}
+
+// Compare mode: your kernel beside a book kernel, on either side; the
+// editor's verdict comes from whichever side it is on.
+TEST_F(UiTest, YourKernelIsComparedWithABookKernelOnEitherSide) {
+    const std::string file = (kStudentDir / "conv2d_tiled_student.cu").string();
+    for (const std::string& sides : {"--kernel-file '" + file + "' --compare conv2d_tiled_in",
+                                     "--kernel conv2d_tiled_in --kernel-file '" + file + "' --compare own"}) {
+        const Screenshot shot = screenshot(sides + " --input-size 32x32 --step 20 --panels grid,threads,editor");
+        ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+        EXPECT_EQ(shot.text("editor.verdict").rfind("\xE2\x9C\x93 your kernel is right", 0), 0u)
+            << sides << ": " << shot.text("editor.verdict");
+        EXPECT_TRUE(shot.has("editor.current")) << sides;
+        // Both kernels traced: the cursor stands at step 20 of each.
+        EXPECT_TRUE(shot.has("trace.cursor"));
+    }
+    std::string errors;
+    EXPECT_EQ(run("screenshot --out '" + (dir() / "x.png").string() + "' --kernel conv2d_tiled_in --kernel-file '" +
+                      file + "'",
+                  nullptr, &errors),
+              2);
+    EXPECT_NE(errors.find("--compare own"), std::string::npos) << errors;
+}
+
+// The kernel file open last is opened again at the next start.
+TEST_F(UiTest, TheAppRemembersTheLastKernelFile) {
+    const fs::path config = dir() / "config";
+    const fs::path file = dir() / "mine.cu";
+    writeFile(file, readFile(kStudentDir / "conv2d_basic_student.cu"));
+    auto read = [&] { return json::parse(std::ifstream(config / "settings.json")); };
+    ASSERT_EQ(run("--frames 5 --kernel-file '" + file.string() + "' --config-dir '" + config.string() + "'"), 0);
+    EXPECT_EQ(read()["kernelFile"], fs::absolute(file).lexically_normal().string());
+    EXPECT_EQ(read()["setup"]["kernel"], "own");
+    EXPECT_EQ(read()["panels"]["editor"], true);
+    ASSERT_EQ(run("--frames 5 --config-dir '" + config.string() + "'"), 0);
+    EXPECT_EQ(read()["kernelFile"], fs::absolute(file).lexically_normal().string()) << "opened again, and kept";
+    EXPECT_EQ(read()["setup"]["kernel"], "own");
+    // Gone from disk: the demo's kernel again.
+    fs::remove(file);
+    ASSERT_EQ(run("--frames 5 --config-dir '" + config.string() + "'"), 0);
+    EXPECT_EQ(read()["kernelFile"], "");
+    EXPECT_EQ(read()["setup"]["kernel"], "conv2d_tiled_in");
 }
 
 }  // namespace
