@@ -178,6 +178,7 @@ void App::updateKernelFile() {
         outcome = nullptr;
     }
     const bool current = kernel && state.compile == CompileState::Compiled && state.text == kernel->translation.text;
+    state.verdictDetail.clear();
     if (!kernel || state.compile != CompileState::Compiled || (!main && !compared)) {
         state.verdict = Verdict::None;
         state.verdictText.clear();
@@ -189,6 +190,8 @@ void App::updateKernelFile() {
         state.verdict = Verdict::Failed;
         state.verdictText = outcome->cancelled ? "the run was cancelled (F5 runs it again)"
                                                : "\xE2\x9C\x97 your kernel did not run to the end";
+        if (!outcome->cancelled)
+            state.verdictDetail = "what stopped it is under the text";
         if (!outcome->cancelled && current) {
             state.errorFromRun = true;
             state.errorLine = own::diagnosticLine(message, state.path);
@@ -210,16 +213,18 @@ void App::updateKernelFile() {
         if (outcome->wrongCount > 0) {
             state.verdict = Verdict::Wrong;
             state.verdictText = "\xE2\x9C\x97 your kernel is wrong at " + std::to_string(outcome->wrongCount) + " of " +
-                                outputs(total) + " (outlined in the Result and Output P)";
+                                outputs(total);
+            state.verdictDetail =
+                "they are outlined in the Result and in Output P (View > Output P); the Problems panel lists them";
         } else if (problems && !problems->clean()) {
             state.verdict = Verdict::Failed;
-            state.verdictText = "\xE2\x9C\x97 your kernel's " + outputs(total) +
-                                " match the reference here, but the check found " + problems->summary() +
-                                " (the Problems panel lists them)";
+            state.verdictText = "\xE2\x9C\x97 your kernel's outputs are right here, but the check found problems";
+            state.verdictDetail = problems->summary() + ": the Problems panel lists them";
         } else {
             state.verdict = Verdict::Right;
-            state.verdictText = "\xE2\x9C\x93 your kernel is right: all " + outputs(total) + " match the reference" +
-                                (problems ? ", and the check found no race and no access outside an array" : "");
+            state.verdictText = "\xE2\x9C\x93 your kernel is right";
+            state.verdictDetail = "all " + outputs(total) + " match the reference" +
+                                  (problems ? "; the check found no race and no access outside an array" : "");
         }
     } else {
         state.verdict = Verdict::None;  // the input could not be read: the set-up panel says why

@@ -71,6 +71,7 @@ Status KernelFile::open(const fs::path& path) {
     m_state.currentLine = 0;
     m_state.verdict = Verdict::None;
     m_state.verdictText.clear();
+    m_state.verdictDetail.clear();
     m_knownTime = modifiedTime();
     m_lastWatch = seconds();
     start(false);
@@ -182,11 +183,13 @@ void KernelFile::take(Outcome outcome) {
         m_state.errorMessage.clear();
         m_state.verdict = Verdict::Running;
         m_state.verdictText.clear();
+        m_state.verdictDetail.clear();
         return;
     }
     m_state.compile = CompileState::Failed;
     m_state.verdict = Verdict::None;
     m_state.verdictText.clear();
+    m_state.verdictDetail.clear();
     m_state.errorLine = outcome.line;
     m_state.errorColumn = outcome.column;
     m_state.errorMessage =

@@ -148,6 +148,8 @@ void EditorPanel::drawToolbar() {
         ImGui::SameLine();
         if (ImGui::Button("Open another..."))
             m_state.showPathField = !m_state.showPathField;
+        ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 3.0f);
+        drawCompileState();
     }
 }
 
@@ -166,36 +168,43 @@ void EditorPanel::drawPathField() {
     }
 }
 
-void EditorPanel::drawStatus() {
+void EditorPanel::drawCompileState() {
     const Palette& palette = m_theme.palette;
-    char text[200];
+    char text[200] = "";
+    ImVec4 colour = palette.muted;
     switch (m_state.compile) {
         case CompileState::Compiling: {
             // A spinner of dots: the frame goes on while the compiler works.
             const int dots = 1 + static_cast<int>(m_state.compileSeconds * 3.0) % 3;
             std::snprintf(text, sizeof text, "compiling%.*s %.1f s", dots, "...", m_state.compileSeconds);
-            colouredText(palette.warning, text);
+            colour = palette.warning;
             break;
         }
         case CompileState::Compiled:
             std::snprintf(text, sizeof text, "\xE2\x9C\x93 compiled in %.1f s", m_state.compileSeconds);
-            colouredText(palette.good, text);
+            colour = palette.good;
             break;
         case CompileState::Failed:
             std::snprintf(text, sizeof text, "\xE2\x9C\x97 does not compile%s",
                           m_state.errorLine > 0 ? (": line " + std::to_string(m_state.errorLine)).c_str() : "");
-            colouredText(palette.error, text);
+            colour = palette.error;
             break;
         case CompileState::Cancelled:
             std::snprintf(text, sizeof text, "compile cancelled: Ctrl+S compiles again");
-            colouredText(palette.muted, text);
             break;
         case CompileState::Idle:
-            text[0] = '\0';
             break;
     }
+    // Beside the buttons when it fits there, else under them.
+    if (ImGui::CalcTextSize(text).x > ImGui::GetContentRegionAvail().x)
+        ImGui::NewLine();
+    ImGui::TextColored(colour, "%s", text);
     if (text[0])
         m_probe.record("editor.status", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
+}
+
+void EditorPanel::drawStatus() {
+    const Palette& palette = m_theme.palette;
     if (!m_state.compileNote.empty())
         colouredText(palette.warning, m_state.compileNote);
 
@@ -206,6 +215,11 @@ void EditorPanel::drawStatus() {
         colouredText(good ? palette.good : bad ? palette.error : palette.muted, m_state.verdictText);
         ImGui::PopFont();
         m_probe.record("editor.verdict", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), m_state.verdictText);
+        if (!m_state.verdictDetail.empty()) {
+            colouredText(palette.muted, m_state.verdictDetail);
+            m_probe.record("editor.verdict.detail", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                           m_state.verdictDetail);
+        }
     }
     if (!m_state.fileNote.empty()) {
         colouredText(palette.warning, m_state.fileNote);

@@ -46,7 +46,8 @@ struct EditorState {
     int currentLine = 0;  // the line the step-through's selected thread stands on (0: none)
 
     Verdict verdict = Verdict::None;
-    std::string verdictText;
+    std::string verdictText;    // one line: "✓ your kernel is right", "✗ your kernel is wrong at 12 of 4096 outputs"
+    std::string verdictDetail;  // what stands behind it
 
     std::string fileNote;        // "reloaded: the file changed on disk", a file that cannot be read or written
     bool changedOnDisk = false;  // changed elsewhere while edited here: reload, or Ctrl+S to overwrite
@@ -71,6 +72,7 @@ public:
 
 private:
     void drawToolbar();
+    void drawCompileState();
     void drawPathField();
     void drawStatus();
     void drawText(float height);
