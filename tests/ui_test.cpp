@@ -1585,9 +1585,9 @@ TEST_F(UiTest, AWrongKernelFileIsReportedWrongWithItsOutputsOutlined) {
         EXPECT_TRUE(shot.has("problems.kind.wrong_result")) << panels;
         const bool editor = std::string(panels).find("editor") != std::string::npos;
         if (editor) {
-            EXPECT_EQ(shot.text("editor.verdict"),
-                      "\xE2\x9C\x97 your kernel is wrong at " + std::to_string(wrongCount) + " of " +
-                          std::to_string(size * size) + " outputs");
+            EXPECT_EQ(shot.text("editor.verdict"), "\xE2\x9C\x97 your kernel is wrong at " +
+                                                       std::to_string(wrongCount) + " of " +
+                                                       std::to_string(size * size) + " outputs");
             EXPECT_NE(shot.text("editor.verdict.detail").find("outlined in the Result and in Output P"),
                       std::string::npos);
         }

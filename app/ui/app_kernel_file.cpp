@@ -19,6 +19,7 @@
 #include "ui/app.hpp"
 #include "ui/kernel_file.hpp"
 #include "ui/panel_editor.hpp"
+#include "ui/panel_legend.hpp"
 #include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
@@ -56,7 +57,7 @@ std::string App::ownKernelLabel() const {
     const std::string file = fs::path(m_kernelFile->state().path).filename().string();
     if (const auto& kernel = ownKernel())
         return ownKernelName(*kernel->info) + "  (" + file + ")";
-    return "your kernel  (" + file + ", not compiled)";
+    return "your kernel  (" + file + ")";  // not compiled: the line under the list says why
 }
 
 // [SECTION] Opening
@@ -69,6 +70,7 @@ void App::openKernelFileAtStart() {
     callbacks.cancel = [this] { m_kernelFile->cancelCompile(); };
     callbacks.reload = [this] { m_kernelFile->reload(); };
     callbacks.open = [this](const std::string& path) { openKernelFile(path, true); };
+    callbacks.legend = [this](ImU32 colour, std::string label) { m_legend->addSwatch(colour, std::move(label)); };
     m_editorPanel = std::make_unique<EditorPanel>(m_kernelFile->state(), m_theme, m_probe, std::move(callbacks));
     setCurrentOwnKernel(nullptr);
 
@@ -212,8 +214,8 @@ void App::updateKernelFile() {
         const ProblemSet* problems = outcome->problems.get();
         if (outcome->wrongCount > 0) {
             state.verdict = Verdict::Wrong;
-            state.verdictText = "\xE2\x9C\x97 your kernel is wrong at " + std::to_string(outcome->wrongCount) + " of " +
-                                outputs(total);
+            state.verdictText =
+                "\xE2\x9C\x97 your kernel is wrong at " + std::to_string(outcome->wrongCount) + " of " + outputs(total);
             state.verdictDetail =
                 "they are outlined in the Result and in Output P (View > Output P); the Problems panel lists them";
         } else if (problems && !problems->clean()) {

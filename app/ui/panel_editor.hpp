@@ -10,6 +10,8 @@
 // the App) is none of its business.
 #pragma once
 
+#include <imgui.h>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -46,7 +48,7 @@ struct EditorState {
     int currentLine = 0;  // the line the step-through's selected thread stands on (0: none)
 
     Verdict verdict = Verdict::None;
-    std::string verdictText;    // one line: "✓ your kernel is right", "✗ your kernel is wrong at 12 of 4096 outputs"
+    std::string verdictText;  // one line: "✓ your kernel is right", "✗ your kernel is wrong at 12 of 4096 outputs"
     std::string verdictDetail;  // what stands behind it
 
     std::string fileNote;        // "reloaded: the file changed on disk", a file that cannot be read or written
@@ -62,6 +64,7 @@ struct EditorCallbacks {
     std::function<void()> cancel;                  // stop the compile in progress
     std::function<void()> reload;                  // take the file's text from disk
     std::function<void(const std::string&)> open;  // another file
+    std::function<void(ImU32, std::string)> legend;  // explain a colour drawn this frame
 };
 
 class EditorPanel {

@@ -327,6 +327,8 @@ void SetupPanel::drawLaunch() {
             colouredText(theme.palette.warning, "What-if: " + p.whatIfReason);
     } else if (!check.planProblem.empty()) {
         problem("setup.problem.plan", check.planProblem);
+    } else if (isOwnKernel(setup.kernel) && !check.kernel) {
+        colouredText(theme.palette.muted, "Your launch() chooses the grid and the block once the file compiles.");
     } else if (!check.shape && check.inputProblem.empty()) {
         ImGui::TextDisabled("The launch is planned once the file has been read.");
     }
