@@ -395,6 +395,47 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
     return w;
 }
 
+// A student's tiles, from what the first block did: the output tile is what
+// it stored (a square at the grid's origin, when its edge is not the
+// block's), the input tile the shared array's edge (a square, or a row in
+// 1D). The views draw them as they draw the book kernels' tiles. A kernel
+// whose tiles are not of that shape is drawn as one output per thread.
+void inferTiles(const OwnKernel& kernel, const WorkerResult& r, LaunchPlan& plan) {
+    const Translation& t = kernel.translation;
+    const BlockEvents* first = nullptr;
+    for (const BlockEvents& b : r.blocks)
+        if (b.block.x == 0 && b.block.y == 0) first = &b;
+    if (!first || plan.width <= 0) return;
+    int maxX = -1, maxY = -1, minX = plan.width, minY = plan.height;
+    for (const Event& e : first->events)
+        if (e.op == Op::Store && e.array == kArrayOutput) {
+            const int x = e.index % plan.width, y = e.index / plan.width;
+            maxX = std::max(maxX, x), maxY = std::max(maxY, y), minX = std::min(minX, x), minY = std::min(minY, y);
+        }
+    if (maxX < 0 || minX != 0 || minY != 0) return;
+    const int edge = maxX + 1;
+    // With one block across, the tile may be cut by the array's edge: its size is unknown.
+    if (plan.grid.x < 2 || (t.dims == 2 && plan.grid.y < 2)) return;
+    const bool blockIsTile =
+        edge == static_cast<int>(plan.block.x) && (t.dims == 1 || maxY + 1 == static_cast<int>(plan.block.y));
+    if (t.dims == 2 && maxY + 1 != edge) return;  // not square: drawn as one output per thread
+    // The input tile: the part of the (first) shared array a tile of `edge`
+    // with its halo uses. In 2D the array's row must be that wide, so that a
+    // shared index maps to its cell.
+    int in = 0;
+    const KernelDeclaration* k = t.kernel(r.kernel);
+    if (k && !k->shared.empty() && !k->shared.front().dynamic) {
+        const SharedDeclaration& s = k->shared.front();
+        const int halo = edge + 2 * plan.radius;
+        if (t.dims == 1 && s.rows == 1 && s.cols >= halo) in = halo;
+        else if (t.dims == 1 && s.rows == 1 && s.cols == edge) in = edge;
+        else if (t.dims == 2 && s.rows == s.cols && (s.cols == halo || s.cols == edge)) in = s.cols;
+    }
+    if (blockIsTile && in == 0) return;  // one output per thread, as the geometry draws by default
+    plan.outTile = edge;
+    plan.inTile = in;
+}
+
 Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& mask, const WorkerResult& w) {
     const KernelInfo& k = *kernel.info;
     Trace t;
@@ -563,7 +604,8 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         plan.height = t.dims == 1 ? 1 : plane.height;
         plan.channels = 1;
         plan.pitch = plane.width;
-        result.plan = plan;
+        if (traced) inferTiles(kernel, r, plan);
+        if (c == 0) result.plan = plan;
         if (traced) {
             result.trace = describeOwn(kernel, plan, mask, r);
             result.trace->backend = r.backend;

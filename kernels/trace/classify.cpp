@@ -54,15 +54,17 @@ BlockGeometry blockGeometry(const LaunchPlan& plan, Dim3 block) {
     g.array = Rect{0, 0, plan.width, k.dims == 2 ? plan.height : 1};
 
     // Every kernel assigns outputs in tiles of outEdge, starting at block * outEdge;
-    // the basic kernels' "tile" is the block itself.
-    const int outEdgeX = k.tiles == TileShape::None ? static_cast<int>(plan.block.x) : plan.outTile;
-    const int outEdgeY = k.dims == 2 ? (k.tiles == TileShape::None ? static_cast<int>(plan.block.y) : plan.outTile) : 1;
+    // the basic kernels' "tile" is the block itself. A student's kernel has
+    // the tiles its run showed (own/own_kernel.cpp), or none.
+    const bool untiled = k.tiles == TileShape::None && !(plan.kernel == KernelId::Own && plan.outTile > 0);
+    const int outEdgeX = untiled ? static_cast<int>(plan.block.x) : plan.outTile;
+    const int outEdgeY = k.dims == 2 ? (untiled ? static_cast<int>(plan.block.y) : plan.outTile) : 1;
     const int ox = static_cast<int>(block.x) * outEdgeX;
     const int oy = k.dims == 2 ? static_cast<int>(block.y) * outEdgeY : 0;
     g.outputTile = Rect{ox, oy, ox + outEdgeX, oy + outEdgeY};
     g.computed = g.outputTile.intersect(g.array);
     g.footprint = g.outputTile.grown(g.radiusX, g.radiusY);
-    if (k.usesShared) {
+    if (k.usesShared && plan.inTile > 0) {
         // The input tile is centred on the output tile: (inTile - outTile) / 2
         // is r for the kernels that stage their halo and 0 for those that
         // leave it to the caches.
