@@ -148,6 +148,39 @@ INSTANTIATE_TEST_SUITE_P(Files, OwnGoodKernels,
                                            RunCase{"conv1d_basic_student.cu", 1, 1000, 1, 4},
                                            RunCase{"conv1d_tiled_student.cu", 1, 777, 1, 2}));
 
+// One block traced, as the app asks on a large input; the tiles still come
+// from the run: block = 16x16 input tile, so a 12x12 output tile at r = 2.
+TEST(OwnKernel, TracesTheBlocksAskedForAndKnowsTheTiles) {
+    auto kernel = compile("conv2d_tiled_student.cu");
+    ASSERT_TRUE(kernel);
+    const Image input = randomImage(100, 90, 4);
+    const Mask mask = randomMask(2, 2, 6);
+    RunRequest req;
+    req.own = kernel;
+    req.kernel = std::string(kernel->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.backend = Backend::Cpu;
+    req.trace = true;
+    req.traceBlocks = {Dim3{2, 3, 0}};
+    auto run = runKernel(req);
+    ASSERT_TRUE(run) << run.error().message;
+    ASSERT_EQ(run->trace->blocks.size(), 1u);
+    EXPECT_EQ(run->trace->blocks[0].block.x, 2u);
+    EXPECT_EQ(run->trace->blocks[0].block.y, 3u);
+    EXPECT_EQ(run->plan.outTile, 12);
+    EXPECT_EQ(run->plan.inTile, 16);
+    EXPECT_EQ(run->plan.grid.x, 9u);  // ceil(100 / 12)
+    // Every output the block stores lies in its output tile.
+    for (const Event& e : run->trace->blocks[0].events)
+        if (e.op == Op::Store && e.array == kArrayOutput) {
+            EXPECT_GE(e.index % 100, 24);
+            EXPECT_LT(e.index % 100, 36);
+            EXPECT_GE(e.index / 100, 36);
+            EXPECT_LT(e.index / 100, 48);
+        }
+}
+
 TEST(OwnKernel, NothingIsLeftBehind) {
     std::string folder;
     {

@@ -394,7 +394,12 @@ private:
     void runInstrumented(const KernelLaunch& l) {
         const unsigned blocks = l.grid.count();
         const std::size_t threads = static_cast<std::size_t>(blocks) * l.block.count();
-        std::vector<unsigned char> traced(blocks, m_job.trace ? 1 : 0);
+        std::vector<unsigned char> traced(blocks, m_job.trace && m_job.traceBlocks.empty() ? 1 : 0);
+        for (const Dim3& b : m_job.traceBlocks) {
+            const unsigned z = l.grid.z == 1 ? 0 : b.z;
+            if (m_job.trace && b.x < l.grid.x && b.y < l.grid.y && z < l.grid.z)
+                traced[b.x + l.grid.x * (b.y + l.grid.y * z)] = 1;
+        }
         unsigned long long capacity = std::max<unsigned long long>(
             1, std::min<unsigned long long>(m_job.eventBudget, 1ULL << 22));
         std::vector<device::DeviceEvent> events;
@@ -467,10 +472,14 @@ private:
         });
         if (!m_job.trace) return;
         const Dim3 g = l.grid;
-        for (unsigned b = 0; b < blocks; ++b)
+        std::vector<int> slot(blocks, -1);
+        for (unsigned b = 0; b < blocks; ++b) {
+            if (!traced[b]) continue;
+            slot[b] = static_cast<int>(m_blocks.size());
             m_blocks.push_back(BlockEvents{Dim3{b % g.x, (b / g.x) % g.y, b / (g.x * g.y)}, {}});
+        }
         for (const device::DeviceEvent& e : events)
-            if (e.block < m_blocks.size()) m_blocks[e.block].events.push_back(e.event);
+            if (e.block < blocks && slot[e.block] >= 0) m_blocks[static_cast<std::size_t>(slot[e.block])].events.push_back(e.event);
     }
 
     const WorkerJob& m_job;

@@ -535,6 +535,11 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         w.width = plane.width;
         w.height = t.dims == 1 ? 1 : plane.height;
         w.trace = traced;
+        if (!req.check && !req.traceBlocks.empty()) {
+            // The blocks asked for, and block (0,0), whose stores show the tiles.
+            w.traceBlocks = req.traceBlocks;
+            w.traceBlocks.push_back(Dim3{0, 0, 0});
+        }
         w.eventBudget = req.eventBudget;
         w.dropAll = req.drop.all;
         w.dropLines = req.drop.lines;

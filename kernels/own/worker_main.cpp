@@ -115,6 +115,13 @@ public:
 
         cpu::CpuOptions options;
         options.trace = m_job.trace;
+        if (!m_job.traceBlocks.empty()) {
+            options.traceBlock = [this, g](Dim3 block) {
+                for (const Dim3& want : m_job.traceBlocks)
+                    if (want.x == block.x && want.y == block.y && (g.z == 1 || want.z == block.z)) return true;
+                return false;
+            };
+        }
         options.eventBudget = m_job.eventBudget;
         options.drop.all = m_job.dropAll;
         options.drop.lines = m_job.dropLines;

@@ -43,6 +43,8 @@ Status writeJob(const fs::path& dir, const WorkerJob& job, const std::vector<flo
            {"drop_lines", job.dropLines},  {"schedule", job.schedule}, {"seed", job.seed},
            {"kernel", job.kernel},         {"path", job.path},         {"array_names", job.arrayNames},
            {"constant_mask", job.constantMask}, {"backend", job.backend}, {"bench_repeats", job.benchRepeats}};
+    j["trace_blocks"] = json::array();
+    for (const Dim3& b : job.traceBlocks) j["trace_blocks"].push_back(dim(b));
     std::ofstream(dir / "job.json") << j.dump();
     if (Status s = writeFloats(dir / "N.f32", N); !s) return s;
     return writeFloats(dir / "M.f32", M);
@@ -70,6 +72,7 @@ Status readJob(const fs::path& dir, WorkerJob& job, std::vector<float>& N, std::
         job.constantMask = j.at("constant_mask");
         job.backend = j.at("backend");
         job.benchRepeats = j.at("bench_repeats");
+        for (const json& b : j.at("trace_blocks")) job.traceBlocks.push_back(dim(b));
     } catch (const std::exception& e) {
         return Error{ExitCode::Internal, std::string("the worker's job is unreadable: ") + e.what()};
     }

@@ -38,6 +38,7 @@ struct WorkerJob {
     bool constantMask = false;
     std::string backend = "cpu";  // or "cuda": NVRTC, plain and instrumented
     int benchRepeats = 0;         // cuda: time the plain kernel this often (the median is kept)
+    std::vector<Dim3> traceBlocks;  // the blocks to trace (empty: all); block (0,0) is always among them
 };
 
 struct WorkerResult {
