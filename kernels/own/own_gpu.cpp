@@ -119,34 +119,7 @@ class GpuRuntime final : public WorkerRuntime {
 public:
     GpuRuntime(const WorkerJob& job, const fs::path& folder, std::vector<float>& N, std::vector<float>& M,
                std::vector<float>& P, std::vector<HostConstant> constants, int device)
-        : m_job(job), m_folder(folder), m_N(N), m_M(M), m_P(P), m_constants(std::move(constants)),
-          m_device(device) {}
-
-    ArraySlot find(const void* p) override {
-        if (p == m_N.data()) return ArraySlot{kArrayInput, m_N.data(), static_cast<int>(m_N.size())};
-        if (p == m_M.data()) return ArraySlot{kArrayMask, m_M.data(), static_cast<int>(m_M.size())};
-        if (p == m_P.data()) return ArraySlot{kArrayOutput, m_P.data(), static_cast<int>(m_P.size())};
-        return ArraySlot{};
-    }
-
-    // The copy lands in the shared object's own array; each launch uploads
-    // that array to the module's symbol of the same name.
-    void copyToSymbol(const char*, void* symbol, std::size_t capacity, const void* source, std::size_t bytes,
-                      std::size_t offset, unsigned line) override {
-        const ArraySlot from = find(source);
-        if (from.id == 0xff)
-            throw LaunchError{"cudaMemcpyToSymbol copies from a pointer that is none of N, M and P", line};
-        const std::size_t available = static_cast<std::size_t>(from.size) * sizeof(float);
-        if (bytes > available)
-            throw LaunchError{"cudaMemcpyToSymbol copies " + std::to_string(bytes) + " bytes from an array of " +
-                                  std::to_string(available) + " bytes",
-                              line};
-        if (offset + bytes > capacity)
-            throw LaunchError{"cudaMemcpyToSymbol copies " + std::to_string(bytes) + " bytes into " +
-                                  m_job.arrayNames[kArrayMask] + ", which holds " + std::to_string(capacity) + " bytes",
-                              line};
-        std::memcpy(static_cast<char*>(symbol) + offset, from.data, bytes);
-    }
+        : WorkerRuntime(job, N, M, P), m_folder(folder), m_constants(std::move(constants)), m_device(device) {}
 
     void launch(const KernelLaunch& l, const std::function<void()>&) override {
         if (m_launched)
@@ -482,11 +455,7 @@ private:
             if (e.block < blocks && slot[e.block] >= 0) m_blocks[static_cast<std::size_t>(slot[e.block])].events.push_back(e.event);
     }
 
-    const WorkerJob& m_job;
     fs::path m_folder;
-    std::vector<float>& m_N;
-    std::vector<float>& m_M;
-    std::vector<float>& m_P;
     std::vector<HostConstant> m_constants;
     int m_device;
     bool m_compiled = false;

@@ -13,10 +13,24 @@
 
 namespace tilescope::own {
 
+// What both runtimes share: launch()'s three arrays, found by their
+// pointers, and the mask copied into a __constant__ array of the shared
+// object (the GPU runtime uploads it from there at each launch).
 class WorkerRuntime : public Runtime {
 public:
+    WorkerRuntime(const WorkerJob& job, std::vector<float>& N, std::vector<float>& M, std::vector<float>& P)
+        : m_job(job), m_N(N), m_M(M), m_P(P) {}
+    ArraySlot find(const void* pointer) override;
+    void copyToSymbol(const char* name, void* symbol, std::size_t capacity, const void* source, std::size_t bytes,
+                      std::size_t offset, unsigned line) override;
     virtual bool launched() const = 0;
     virtual WorkerResult result() = 0;
+
+protected:
+    const WorkerJob& m_job;
+    std::vector<float>& m_N;
+    std::vector<float>& m_M;
+    std::vector<float>& m_P;
 };
 
 // A __constant__ array of the compiled file, as the shared object exports it.
