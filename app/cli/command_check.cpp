@@ -185,7 +185,10 @@ int runCheck(const CheckOptions& o) {
     std::fflush(stdout);  // the problems first, then the summary line
     const std::string where = std::string(backendName(result->backend)) +
                               (result->backend == Backend::Cuda ? " (" + result->backendReason + ")" : "");
-    std::fprintf(stderr, "tilescope check: %s on %s%s, grid %ux%u, block %ux%u: %s\n", t.kernel.c_str(),
+    const std::string name = t.plan.kernel == KernelId::Own
+                                 ? "your " + t.kernel + " (" + std::string(kernelInfo(KernelId::Own).sourceFile.substr(4)) + ")"
+                                 : t.kernel;
+    std::fprintf(stderr, "tilescope check: %s on %s%s, grid %ux%u, block %ux%u: %s\n", name.c_str(),
                  where.c_str(), drop.empty() ? "" : (", " + drop).c_str(), t.plan.grid.x, t.plan.grid.y,
                  t.plan.block.x, t.plan.block.y,
                  problems.clean() ? "no problems (every shared access ordered by a barrier, nothing outside the "
