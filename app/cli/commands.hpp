@@ -21,6 +21,7 @@ Command addCheckCommand(CLI::App& app);
 Command addTraceCommand(CLI::App& app);
 Command addBenchCommand(CLI::App& app);
 Command addDeviceCommand(CLI::App& app);
+Command addSweepCommand(CLI::App& app);
 Command addAppCommands(CLI::App& app, std::vector<Command>& commands);  // the app, screenshot, ui-bench
 
 // All of the above, in the order `tilescope --help` shows them. The first
