@@ -8,6 +8,7 @@
 // stands after a click in the Source or the Problems panel.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "ui/app.hpp"
+#include "ui/lesson.hpp"
 #include "ui/setup_rules.hpp"
 
 namespace tilescope::cli {
@@ -56,6 +58,11 @@ struct StateOptions {
     std::string dropBarrier;  // all, or LINE[,LINE...]: the Source panel's check boxes unticked
     std::string schedule;     // in-order, reverse, random (default: reverse when a barrier is dropped)
     long long problem = -1;   // select the N-th problem of the Problems panel
+    std::string focus;        // a panel that fills the window
+    std::string lesson;       // a lesson (its name or file), shown at lessonStep
+    int lessonStep = 1;
+    std::string answer;       // the answer to the step's question
+    bool reveal = false;      // and the answer revealed
 };
 
 void addStateOptions(CLI::App& command, StateOptions& o) {
@@ -106,6 +113,15 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
     command
         .add_option("--problem", o.problem, "select the N-th problem (from 0) of the Problems panel, as a click would")
         ->check(CLI::NonNegativeNumber);
+    command.add_option("--focus", o.focus, std::string("a panel that fills the window: ") + kPanelNames);
+    command.add_option("--lesson", o.lesson,
+                       "a lesson: its name (tilescope lesson --list) or a lesson file; the lesson sets the kernel, "
+                       "the input and the panels");
+    command.add_option("--lesson-step", o.lessonStep, "the lesson's step to show (from 1)")
+        ->check(CLI::PositiveNumber);
+    command.add_option("--answer", o.answer,
+                       "an answer to the step's question: a number, numbers separated by spaces, or cells \"x,y x,y\"");
+    command.add_flag("--reveal", o.reveal, "reveal the step's answer (with --answer: graded)");
 }
 
 // --drop-barrier all|LINE[,LINE...] for `kernel`: the lines, checked against
@@ -283,40 +299,23 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         while (start <= o.panels.size()) {
             const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());
             const std::string name = o.panels.substr(start, end - start);
-            if (name == "setup")
-                panels.setup = true;
-            else if (name == "result")
-                panels.result = true;
-            else if (name == "device")
-                panels.device = true;
-            else if (name == "help")
-                panels.help = true;
-            else if (name == "grid")
-                panels.grid = true;
-            else if (name == "threads")
-                panels.threads = true;
-            else if (name == "shared")
-                panels.shared = true;
-            else if (name == "output")
-                panels.output = true;
-            else if (name == "source")
-                panels.source = true;
-            else if (name == "counts")
-                panels.counts = true;
-            else if (name == "hardware")
-                panels.hardware = true;
-            else if (name == "problems")
-                panels.problems = true;
-            else if (name == "editor")
-                panels.editor = true;
-            else
+            bool* flag = ui::panelFlag(panels, name);
+            if (!flag)
                 return badInput("unknown panel '" + name + "' in --panels (" + kPanelNames + ")");
+            *flag = true;
             start = end + 1;
         }
         options.panels = panels;
     }
     options.openTrace = o.openTrace;
     options.eventBudget = o.eventBudget;
+    options.focus = o.focus;
+    options.lesson = o.lesson;
+    options.lessonStep = o.lessonStep - 1;
+    options.lessonAnswer = o.answer;
+    options.lessonReveal = o.reveal;
+    if (o.lesson.empty() && (o.lessonStep != 1 || !o.answer.empty() || o.reveal))
+        return badInput("--lesson-step, --answer and --reveal belong to a lesson: give it with --lesson");
     return options;
 }
 
@@ -336,6 +335,14 @@ struct AppCommandState {
     std::string out;
     std::string layout;
     std::string thenOpen;
+    std::string appLesson;  // tilescope --lesson NAME|FILE
+    // tilescope lesson
+    std::vector<std::string> checkFiles;
+    bool listLessons = false;
+    std::string renderLesson;
+    std::string renderDir;
+    bool renderLecture = false;
+    std::string renderSize = "1920x1080";
     // tilescope ui-bench
     StateOptions bench;
     int benchFrames = 300;
@@ -358,7 +365,53 @@ int runApp(const AppCommandState& state) {
     if (!state.compare.empty() && !findKernel(state.compare) && !ui::isOwnKernel(state.compare))
         return fail(badInput("unknown --compare kernel '" + state.compare + "' (`tilescope list` names the kernels)"));
     options.view.compareKernel = state.compare;  // one of another dimension than the set-up's is dropped
+    options.lesson = state.appLesson;
     ui::App app(std::move(options));
+    return app.run();
+}
+
+// tilescope lesson --check FILE... | --list | NAME|FILE --render DIR
+int runLesson(const AppCommandState& state) {
+    if (state.listLessons) {
+        const ui::LessonLibrary library = ui::loadLessons(ui::lessonsDirectory());
+        for (const ui::Lesson& l : library.lessons)
+            std::printf("%-20s %2zu steps  %s\n", l.file.stem().string().c_str(), l.steps.size(), l.title.c_str());
+        for (const ui::LessonError& e : library.errors)
+            std::fprintf(stderr, "tilescope: %s\n", e.message().c_str());
+        return library.errors.empty() ? 0 : static_cast<int>(ExitCode::BadInput);
+    }
+    if (!state.checkFiles.empty()) {
+        bool bad = false;
+        for (const std::string& file : state.checkFiles) {
+            const ui::LessonRead read = ui::readLesson(file);
+            if (read.lesson) {
+                int questions = 0;
+                for (const ui::LessonStep& step : read.lesson->steps)
+                    questions += step.question ? 1 : 0;
+                std::printf("%s: %zu steps, %d questions: \"%s\"\n", file.c_str(), read.lesson->steps.size(), questions,
+                            read.lesson->title.c_str());
+            }
+            for (const ui::LessonError& e : read.errors)
+                std::fprintf(stderr, "tilescope: %s\n", e.message().c_str());
+            bad |= !read.lesson;
+        }
+        return bad ? static_cast<int>(ExitCode::BadInput) : 0;
+    }
+    if (state.renderLesson.empty() || state.renderDir.empty())
+        return fail(badInput("tilescope lesson: give --check FILE..., --list, or a lesson and --render DIR"));
+    std::error_code error;
+    std::filesystem::create_directories(state.renderDir, error);
+    if (error || !std::filesystem::is_directory(state.renderDir))
+        return fail(badInput("--render " + state.renderDir + ": cannot make that folder"));
+    StateOptions o;
+    o.lecture = state.renderLecture;
+    o.windowSize = state.renderSize;
+    o.lesson = state.renderLesson;
+    auto options = toAppOptions(o, ui::AppMode::Screenshot);
+    if (!options)
+        return fail(options.error());
+    options->lessonRenderDir = state.renderDir;
+    ui::App app(std::move(*options));
     return app.run();
 }
 
@@ -417,6 +470,21 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
                            "once the first result is in, open this input file (as if dropped on the window), "
                            "and draw the app after that");
 
+    app.add_option("--lesson", state->appLesson,
+                   "open the app on a lesson: its name (tilescope lesson --list) or a lesson file");
+
+    auto* lesson = app.add_subcommand(
+        "lesson", "check lesson files, list the lessons, or draw every step of one into PNG files");
+    lesson->add_option("--check", state->checkFiles, "lesson files to check: each error with its file and line")
+        ->expected(1, -1);
+    lesson->add_flag("--list", state->listLessons, "list the lessons that ship (assets/lessons)");
+    lesson->add_option("lesson", state->renderLesson, "with --render: a lesson's name or file");
+    lesson->add_option("--render", state->renderDir,
+                       "draw every step (and each question revealed) into this folder as PNG files with their "
+                       "layout JSON (needs an X display)");
+    lesson->add_flag("--lecture", state->renderLecture, "with --render: in lecture-hall mode");
+    lesson->add_option("--size", state->renderSize, "with --render: the window's size, WxH (default 1920x1080)");
+
     auto* bench = app.add_subcommand("ui-bench", "time the app's frames and print the median and the worst");
     addStateOptions(*bench, state->bench);
     bench->add_option("--frames", state->benchFrames, "frames to time (default 300)")->check(CLI::PositiveNumber);
@@ -432,9 +500,11 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     // One command that dispatches: this file's subcommands are not pushed
     // into `commands`, because the command line runs commands.front() when no
     // subcommand matched, and that must stay the app.
-    return Command{nullptr, [state, screenshot, bench] {
+    return Command{nullptr, [state, screenshot, bench, lesson] {
                        if (*screenshot)
                            return runScreenshot(*state);
+                       if (*lesson)
+                           return runLesson(*state);
                        if (*bench)
                            return runBench(*state);
                        return runApp(*state);

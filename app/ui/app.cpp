@@ -27,6 +27,8 @@
 #include "io/mask_file.hpp"
 #include "trace/trace_io.hpp"
 #include "ui/kernel_file.hpp"
+#include "ui/lesson_player.hpp"
+#include "ui/panel_lesson.hpp"
 #include "ui/panel_counts.hpp"
 #include "ui/panel_device.hpp"
 #include "ui/panel_editor.hpp"
@@ -57,6 +59,8 @@ constexpr Shortcut kShortcuts[] = {
     {"Ctrl+K", "type the path of a kernel file of your own"},
     {"Ctrl+S", "save your kernel file, compile it and run it"},
     {"Ctrl+R", "put the panels back in their places"},
+    {"Ctrl+F", "the panel in use fills the window (again, or Esc: back)"},
+    {"PageDown / PageUp", "in a lesson: next / previous step (a presenter's clicker)"},
     {"Ctrl+Q", "quit"},
     {"Space", "play or pause the step-through"},
     {"Right / Left", "one step forward / back (at the chosen granularity)"},
@@ -173,6 +177,8 @@ Status App::open() {
     m_hardwarePanel = std::make_unique<HardwarePanel>(*this);
     m_problemsPanel = std::make_unique<ProblemsPanel>(*m_traceSession, m_theme, m_probe);
     openKernelFileAtStart();
+    if (Status s = openLessonsAtStart(); !s)
+        return s;
     m_window->onDrop([this](const std::vector<std::string>& paths) {
         if (paths.empty())
             return;
@@ -182,7 +188,7 @@ Status App::open() {
         else
             openInputFile(paths.front());
     });
-    m_probe.setEnabled(!m_options.layoutJson.empty());
+    m_probe.setEnabled(!m_options.layoutJson.empty() || !m_options.lessonRenderDir.empty());
     if (!m_options.maskFile.empty())
         loadMaskFile(m_options.maskFile);
     if (!m_options.openTrace.empty()) {
@@ -255,8 +261,19 @@ int App::run() {
                 m_settledFrames = 0;
                 continue;
             }
-            if (m_settledFrames >= kSettleFrames)
+            if (m_settledFrames >= kSettleFrames) {
+                if (advanceLessonScreenshot()) {
+                    m_settledFrames = 0;
+                    continue;
+                }
+                if (!m_options.lessonRenderDir.empty()) {
+                    if (m_renderStatus == 0)
+                        std::fprintf(stderr, "tilescope: wrote %d pictures of the lesson's steps into %s\n",
+                                     m_renderedSteps, m_options.lessonRenderDir.string().c_str());
+                    return m_renderStatus;
+                }
                 return finishScreenshot();
+            }
             if (seconds() > deadline) {
                 std::fprintf(stderr, "tilescope: the run did not finish in %.0f s; the picture shows it in progress\n",
                              kScreenshotTimeoutSeconds);
@@ -335,6 +352,8 @@ int App::run() {
 bool App::settled() const {
     if (m_frame < 3 || m_runner->progress().busy || m_kernelFile->busy())
         return false;
+    if (m_lessons->active() && (m_lessons->revealPending() || m_lessons->stepSerial() != m_lessonSerial))
+        return false;
     // A picture of the step-through views waits for their trace.
     if (stepThroughShown() && m_submittedId != 0 && !m_traceSession->settled())
         return false;
@@ -342,23 +361,27 @@ bool App::settled() const {
 }
 
 int App::finishScreenshot() {
+    return finishScreenshot(m_options.screenshot, m_options.layoutJson);
+}
+
+int App::finishScreenshot(const std::filesystem::path& png, const std::filesystem::path& layoutJson) {
     const gfx::Picture picture = m_capture->read();
-    if (Status s = gfx::writePng(m_options.screenshot, picture); !s) {
+    if (Status s = gfx::writePng(png, picture); !s) {
         std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
         return static_cast<int>(s.error().code);
     }
-    if (!m_options.layoutJson.empty()) {
+    if (!layoutJson.empty()) {
         const float scale = static_cast<float>(m_window->framebufferWidth()) / ImGui::GetIO().DisplaySize.x;
         const std::string json = m_probe.toJson(picture.width, picture.height, scale);
-        if (Status s = io::writeFileAtomic(m_options.layoutJson,
+        if (Status s = io::writeFileAtomic(layoutJson,
                                            std::span(reinterpret_cast<const unsigned char*>(json.data()), json.size()));
             !s) {
             std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
             return static_cast<int>(s.error().code);
         }
     }
-    std::fprintf(stderr, "tilescope: wrote %s (%dx%d)\n", m_options.screenshot.string().c_str(), picture.width,
-                 picture.height);
+    if (m_options.lessonRenderDir.empty())
+        std::fprintf(stderr, "tilescope: wrote %s (%dx%d)\n", png.string().c_str(), picture.width, picture.height);
     return 0;
 }
 
@@ -381,6 +404,7 @@ void App::frame() {
             m_quietFrames = 0;
 
     handleShortcuts();
+    updateLesson();
     drawMenuBar();
     updateKernelFile();
     updateCheckAndSubmit();
@@ -413,6 +437,8 @@ void App::handleShortcuts() {
     if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
         if (m_settings.panels.help)
             m_settings.panels.help = false;
+        else if (!m_focus.empty())
+            setFocus("");
         else if (m_runner->progress().busy)
             m_runner->cancel();
     }
@@ -435,6 +461,20 @@ void App::handleShortcuts() {
         resetLayout();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false))
         m_window->requestClose();
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) {
+        // The panel last clicked (the one with keyboard focus) fills the window; again: back.
+        if (!m_focus.empty()) {
+            setFocus("");
+        } else if (const ImGuiWindow* nav = GImGui->NavWindow) {
+            for (const PanelName& p : panelNames()) {
+                const std::string tag = "###" + std::string(p.key);
+                const std::string name = nav->RootWindow ? nav->RootWindow->Name : nav->Name;
+                if (name.size() >= tag.size() && name.compare(name.size() - tag.size(), tag.size(), tag) == 0)
+                    setFocus(std::string(p.key));
+            }
+        }
+    }
+    handleLessonKeys();
     if (stepThroughShown())
         m_traceSession->handleKeys();
 }
@@ -529,10 +569,12 @@ void App::drawMenuBar() {
             setLecture(!m_settings.lecture);
         if (ImGui::MenuItem("Reset layout", "Ctrl+R"))
             resetLayout();
+        drawFocusMenu();
         ImGui::Separator();
         ImGui::MenuItem("Keyboard shortcuts", "F1", &m_settings.panels.help);
         ImGui::EndMenu();
     }
+    drawLessonMenu();
     if (ImGui::BeginMenu("Run")) {
         if (ImGui::MenuItem("Run again", "F5"))
             rerun();
@@ -551,13 +593,15 @@ App::Rect App::layoutSlot(Slot slot) const {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     // Below the menu bar, above the legend (its height from the last frame,
     // or an estimate on the first).
-    const float top = viewport->Pos.y + ImGui::GetFrameHeight();
+    const float top = viewport->Pos.y + ImGui::GetFrameHeight() + (m_lessons->active() ? m_lessonPanel->height() : 0.0f);
     const float legend = m_legend->height() > 0.0f
                              ? m_legend->height()
                              : ImGui::GetTextLineHeightWithSpacing() * 1.5f + ImGui::GetStyle().WindowPadding.y * 2.0f;
     const float height = std::max(100.0f, viewport->Pos.y + viewport->Size.y - legend - top);
     const float width = viewport->Size.x;
     const float left = std::clamp(width * 0.32f, std::min(m_theme.fontPixels * 22.0f, width * 0.5f), width * 0.45f);
+    if (slot == Slot::Focus)
+        return {viewport->Pos.x, top, width, height};
     const float resultHeight = std::round(height * 0.70f);
     if (stepThroughShown()) {
         // Setup narrower; then three columns: grid over problems, counts
@@ -639,6 +683,7 @@ App::Rect App::layoutSlot(Slot slot) const {
                 return {x2, top + resultH, c, std::max(between - (shown.source ? sourceH : 0.0f), 1.0f)};
             case Slot::RightBottom:
                 return {x2, top + height - deviceH, c, std::max(deviceH, 1.0f)};
+            case Slot::Focus:
             case Slot::Count:
                 break;
         }
@@ -669,7 +714,8 @@ void App::placeNextWindow(Slot slot, const char* windowName) {
     const Rect target = layoutSlot(slot);
     std::optional<Rect>& assigned = m_assigned[static_cast<int>(slot)];
     const ImGuiWindow* window = ImGui::FindWindowByName(windowName);
-    bool place = m_layoutReset || !window;
+    bool& replace = m_replace[static_cast<int>(slot)];
+    bool place = m_layoutReset || !window || replace;
     if (window && assigned) {
         // Still where the layout put it: it follows the layout.
         const Rect now{window->Pos.x, window->Pos.y, window->SizeFull.x, window->SizeFull.y};
@@ -680,6 +726,7 @@ void App::placeNextWindow(Slot slot, const char* windowName) {
     // FirstUseEver for a window imgui.ini does not know yet (and for a reset,
     // Always): a place the user chose in an earlier run is kept.
     const ImGuiCond condition = window ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    replace = false;
     ImGui::SetNextWindowPos({target.x, target.y}, condition);
     ImGui::SetNextWindowSize({target.w, target.h}, condition);
     assigned = target;
@@ -687,54 +734,40 @@ void App::placeNextWindow(Slot slot, const char* windowName) {
 
 void App::drawPanels() {
     PanelVisibility& panels = m_settings.panels;
-    if (panels.setup) {
-        placeNextWindow(Slot::Left, "Set-up###setup");
+    // The lesson bar first: the panels' slots start below it.
+    if (m_lessons->active()) {
+        const ImGuiViewport* viewport = ImGui::GetMainViewport();
+        m_lessonPanel->draw(viewport->Pos.x, viewport->Pos.y + ImGui::GetFrameHeight(), viewport->Size.x);
+    }
+    if (!m_focus.empty()) {
+        // A focused panel that was closed gives the room back.
+        if (const bool* flag = panelFlag(panels, m_focus); !flag || !*flag)
+            setFocus("");
+    }
+    if (panels.setup && placePanel(Slot::Left, "Set-up###setup", "setup"))
         m_setupPanel->draw(&panels.setup);
-    }
-    if (panels.result) {
-        placeNextWindow(Slot::RightTop, "Result###result");
+    if (panels.result && placePanel(Slot::RightTop, "Result###result", "result"))
         m_resultPanel->draw(&panels.result);
-    }
-    if (panels.device) {
-        placeNextWindow(Slot::RightBottom, "Device###device");
+    if (panels.device && placePanel(Slot::RightBottom, "Device###device", "device"))
         m_devicePanel->draw(&panels.device);
-    }
-    if (panels.grid) {
-        placeNextWindow(Slot::Grid, "Grid of N###grid");
+    if (panels.grid && placePanel(Slot::Grid, "Grid of N###grid", "grid"))
         m_gridPanel->draw(&panels.grid);
-    }
-    if (panels.threads) {
-        placeNextWindow(Slot::Threads, "Threads###threads");
+    if (panels.threads && placePanel(Slot::Threads, "Threads###threads", "threads"))
         m_threadsPanel->draw(&panels.threads);
-    }
-    if (panels.shared) {
-        placeNextWindow(Slot::Shared, "Shared and constant memory###shared");
+    if (panels.shared && placePanel(Slot::Shared, "Shared and constant memory###shared", "shared"))
         m_sharedPanel->draw(&panels.shared);
-    }
-    if (panels.output) {
-        placeNextWindow(Slot::Output, "Output P###output");
+    if (panels.output && placePanel(Slot::Output, "Output P###output", "output"))
         m_outputPanel->draw(&panels.output);
-    }
-    if (panels.source) {
-        placeNextWindow(Slot::Source, "Source###source");
+    if (panels.source && placePanel(Slot::Source, "Source###source", "source"))
         m_sourcePanel->draw(&panels.source);
-    }
-    if (panels.counts) {
-        placeNextWindow(Slot::Counts, "Counts###counts");
+    if (panels.counts && placePanel(Slot::Counts, "Counts###counts", "counts"))
         m_countsPanel->draw(&panels.counts);
-    }
-    if (panels.hardware) {
-        placeNextWindow(Slot::Hardware, "Hardware###hardware");
+    if (panels.hardware && placePanel(Slot::Hardware, "Hardware###hardware", "hardware"))
         m_hardwarePanel->draw(&panels.hardware);
-    }
-    if (panels.problems) {
-        placeNextWindow(Slot::Problems, "Problems###problems");
+    if (panels.problems && placePanel(Slot::Problems, "Problems###problems", "problems"))
         m_problemsPanel->draw(&panels.problems);
-    }
-    if (panels.editor) {
-        placeNextWindow(Slot::Editor, "Editor###editor");
+    if (panels.editor && placePanel(Slot::Editor, "Editor###editor", "editor"))
         m_editorPanel->draw(&panels.editor);
-    }
     m_legend->draw();
     if (panels.help)
         m_help->draw(&panels.help);
@@ -743,6 +776,7 @@ void App::drawPanels() {
 
 void App::render() {
     ImGui::Render();
+    m_probe.recordClippedText();
     const int width = m_window->framebufferWidth(), height = m_window->framebufferHeight();
     if (m_capture)
         m_capture->bind();
@@ -817,7 +851,8 @@ Status App::loadMaskFile(const std::string& path) {
 // [SECTION] Settings
 
 void App::saveSettingsIfChanged(bool force) {
-    if (m_configDir.empty())
+    // A lesson's set-ups are the lesson's: the user's own stay saved as they were.
+    if (m_configDir.empty() || (m_lessons && m_lessons->active()))
         return;
     // The last write first: its error, if any, is worth a notice.
     if (m_saving.valid()) {

@@ -56,6 +56,9 @@ class HardwarePanel;
 class ProblemsPanel;
 class EditorPanel;
 class KernelFile;
+class LessonPlayer;
+class LessonPanel;
+struct LessonMarks;
 
 enum class AppMode { Interactive, Screenshot, Bench };
 
@@ -82,6 +85,15 @@ struct AppOptions {
     std::size_t eventBudget = kDefaultEventBudget;  // --event-budget: the step-through views' traces
     int recomputeEvery = 0;            // bench: change the set-up every this many frames (0: never)
     int stepEvery = 0;                 // bench: step the trace forward every this many frames (0: never)
+    std::string focus;                 // --focus PANEL: that panel fills the window
+    // Lessons: --lesson FILE|NAME opens it at step `lessonStep` (from 0); a
+    // screenshot can answer its question (--answer) and reveal it (--reveal);
+    // `lessonRenderDir`: draw every step into that folder (tilescope lesson --render).
+    std::string lesson;
+    int lessonStep = 0;
+    std::string lessonAnswer;  // typed numbers, or cells "x,y x,y" for a question answered by cells
+    bool lessonReveal = false;
+    std::filesystem::path lessonRenderDir;
 };
 
 struct Shortcut {
@@ -156,6 +168,16 @@ public:
     // "your conv2d_tiled (conv2d_tiled_student.cu)", for the kernel lists; empty when no file is open.
     std::string ownKernelLabel() const;
 
+    // [SECTION] Lessons and the projector layout (app_lesson.cpp)
+    LessonPlayer& lessons() { return *m_lessons; }
+    // What the step-through views mark for the lesson (null: no lesson plays).
+    const LessonMarks* lessonMarks() const;
+    // A click on the grid view while the lesson's question is answered by cells.
+    void toggleLessonCell(int x, int y);
+    // The panel that fills the window ("grid"; empty: the usual layout).
+    const std::string& focusedPanel() const { return m_focus; }
+    void setFocus(const std::string& panel);
+
 private:
     struct Rect {
         float x = 0, y = 0, w = 0, h = 0;
@@ -180,6 +202,7 @@ private:
         Hardware,
         Problems,
         Editor,
+        Focus,  // a focused panel: the whole room below the menu bar (and the lesson bar)
         Count
     };
 
@@ -204,6 +227,7 @@ private:
     }
     void saveSettingsIfChanged(bool force);
     int finishScreenshot();
+    int finishScreenshot(const std::filesystem::path& png, const std::filesystem::path& layoutJson);
     // The kernel file (app_kernel_file.cpp): made and opened at start; once
     // a frame, a finished compile taken in, what the run says of it; the
     // set-up check and the run's job for it; its menu items.
@@ -213,6 +237,20 @@ private:
     void adjustCheckForKernelFile();
     void prepareKernelFileJob(RunJob& job) const;
     void drawKernelFileMenu();
+    // Lessons (app_lesson.cpp): the library read at start, a step's
+    // configuration applied when the player moves, the lesson bar, the menus.
+    Status openLessonsAtStart();
+    void updateLesson();
+    void applyLessonStep();
+    void endLesson();
+    void drawLessonMenu();
+    void drawFocusMenu();
+    bool handleLessonKeys();
+    // Draws a panel's window in its slot, or filling the window when it is
+    // focused; false when another panel is focused (the panel is not drawn).
+    bool placePanel(Slot slot, const char* windowName, const char* key);
+    // The lesson's screenshots: answers and reveals, every step into a folder.
+    bool advanceLessonScreenshot();
 
     AppOptions m_options;
     Settings m_settings;
@@ -268,6 +306,16 @@ private:
     int m_quietFrames = 0;    // frames since the last input (the interactive app sleeps when idle)
     int m_settledFrames = 0;  // frames since the result arrived (screenshots wait for layout)
     bool m_thenOpened = false;  // screenshot --then-open: done
+
+    std::unique_ptr<LessonPlayer> m_lessons;
+    std::unique_ptr<LessonPanel> m_lessonPanel;
+    std::uint64_t m_lessonSerial = 0;             // the player's step last applied
+    std::optional<Settings> m_beforeLesson;       // restored when the lesson ends
+    std::string m_focus;                          // the focused panel's key
+    bool m_replace[static_cast<int>(Slot::Count)] = {};  // put back in its slot (after a focus)
+    bool m_lessonAnswered = false;                // screenshot --answer/--reveal: done
+    int m_renderedSteps = 0;                      // lesson --render: steps written
+    int m_renderStatus = 0;                       // lesson --render: the exit code
 };
 
 }  // namespace tilescope::ui

@@ -27,6 +27,16 @@ public:
         record(std::move(name), at, {at.x + size.x, at.y + size.y});
     }
 
+    // After ImGui::Render(): text the user cannot read whole. Two kinds, each
+    // an item named "clipped" whose text is the window's name:
+    //   - a glyph cut by the left or right edge of its clip rectangle (text
+    //     drawn past a panel's or a cell's edge);
+    //   - a window whose content is wider than its inside (text laid out past
+    //     its right edge, or a horizontal scroll bar).
+    // Rows cut by the bottom of a scrolling list are not counted: they scroll.
+    // Also "glyphs": how many glyphs were drawn (a test that sees none sees nothing).
+    void recordClippedText();
+
     // {"framebuffer": [w, h], "scale": s, "items": [{"name", "rect": [x0, y0, x1, y1], "text"}, ...]}
     // in framebuffer pixels.
     std::string toJson(int framebufferWidth, int framebufferHeight, float scale) const;

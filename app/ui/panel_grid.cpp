@@ -11,6 +11,8 @@
 
 #include "ui/app.hpp"
 #include "ui/image_view.hpp"
+#include "ui/lesson_draw.hpp"
+#include "ui/lesson_player.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
@@ -306,6 +308,13 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
             }
         }
     }
+    // A lesson's marks: the cells the step points at, the cells of an answer.
+    const LessonMarks* marks = runIndex == 0 ? m_app.lessonMarks() : nullptr;
+    if (marks)
+        drawLessonCellMarks(draw, theme, m_app.probe(), "grid", *marks, [&](int x, int y, ImVec2& a, ImVec2& b) {
+            a = cellMin(x, trace.dims() == 2 ? y : 0);
+            b = cellMax(x, trace.dims() == 2 ? y : 0);
+        });
     draw->PopClipRect();
 
     if (runIndex == 0) {
@@ -334,10 +343,16 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
             if (inside)
                 ImGui::Text("read from global memory %u times by this block (%u so far)", replay.loadsOfCell(hx, hy),
                             replay.loadsOfCellBefore(hx, hy, cursor));
-            ImGui::TextDisabled("click: select the thread that computes P here");
+            const bool picking = marks && marks->pickingCells;
+            ImGui::TextDisabled(picking ? "click: add this cell to your answer (again: take it out)"
+                                        : "click: select the thread that computes P here");
             ImGui::EndTooltip();
-            if (inside && ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16.0f)
-                session.selectOutput(hx, hy);
+            if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16.0f) {
+                if (picking)
+                    m_app.toggleLessonCell(hx, hy);
+                else if (inside)
+                    session.selectOutput(hx, hy);
+            }
         }
     }
     ImGui::EndGroup();
@@ -363,6 +378,15 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
             legend.addSwatch(palette.problem, kProblemElementLabel);
         if (problemThreadsShown)
             legend.addSwatch(palette.problemArrow, kProblemThreadsLabel);
+        if (marks && !marks->cells.empty())
+            legend.addSwatch(palette.pointer, "the lesson points here (brackets)");
+        if (marks && marks->grade) {
+            legend.addSwatch(palette.answerRight, "your answer: right");
+            legend.addSwatch(palette.answerWrong, "clicked, not loaded (crossed)");
+            legend.addSwatch(palette.answerMissed, "loaded, not clicked (dashed)");
+        } else if (marks && marks->expected && marks->expected->byCells) {
+            legend.addSwatch(palette.answerRight, "the answer's cells");
+        }
     }
 }
 

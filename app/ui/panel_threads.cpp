@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "ui/app.hpp"
+#include "ui/lesson_draw.hpp"
+#include "ui/lesson_player.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
@@ -125,6 +127,19 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
     {
         const ImVec2 a = at(selected);
         draw->AddRect({a.x - 1, a.y - 1}, {a.x + cell + 1, a.y + cell + 1}, palette.selection, 0.0f, 0, thick * 1.2f);
+    }
+    // The threads a lesson step points at (by threadIdx).
+    if (const LessonMarks* marks = i == 0 ? m_app.lessonMarks() : nullptr) {
+        int k = 0;
+        for (const Cell& c : marks->threads) {
+            const unsigned lane = static_cast<unsigned>(c[0]) + trace.plan.block.x * static_cast<unsigned>(c[1]);
+            if (lane >= replay->threadCount())
+                continue;
+            const ImVec2 a = at(lane), b{a.x + cell, a.y + cell};
+            pointerBrackets(draw, theme, a, b);
+            m_app.probe().record("threads.point." + std::to_string(k++), a, b,
+                                 std::to_string(c[0]) + "," + std::to_string(c[1]));
+        }
     }
     m_app.probe().record(i == 0 ? "threads.cell0" : "threads.cell0." + std::to_string(i), at(0),
                          {at(0).x + cell, at(0).y + cell}, std::to_string(columns));

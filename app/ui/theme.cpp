@@ -39,6 +39,11 @@ Palette lecturePalette() {
     p.problem = rgb(0xD10000);       // red: the one hue neither map nor overlay uses
     p.problemArrow = rgb(0xA8009E);  // magenta, dark enough for a thin line on white
     p.problemCasing = rgb(0xFFFFFF);
+    p.pointer = rgb(0x000000);
+    p.pointerCasing = rgb(0xFFFFFF);
+    p.answerRight = rgb(0x00664A);  // dark bluish green
+    p.answerWrong = rgb(0xD10000);
+    p.answerMissed = rgb(0xA8009E);
     p.cellGrid = IM_COL32(0, 0, 0, 110);
     p.frame = rgb(0x000000);
     p.error = rgbVec(0xA33A00);  // vermillion, darkened to read as text on white
@@ -64,6 +69,11 @@ Palette everydayPalette() {
     p.problem = rgb(0xFF2A2A);
     p.problemArrow = rgb(0xFF4DFF);
     p.problemCasing = rgb(0x000000);
+    p.pointer = rgb(0xFFFFFF);
+    p.pointerCasing = rgb(0x000000);
+    p.answerRight = rgb(0x6FD6A8);
+    p.answerWrong = rgb(0xFF2A2A);
+    p.answerMissed = rgb(0xFF4DFF);
     p.cellGrid = IM_COL32(0, 0, 0, 90);
     p.frame = rgb(0xB0B0B0);
     p.error = rgbVec(0xFF8A5C);

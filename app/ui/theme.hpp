@@ -36,6 +36,15 @@ struct Palette {
     ImU32 problem;
     ImU32 problemArrow;
     ImU32 problemCasing;
+    // A lesson's marks: the cells and threads a step points at (black
+    // corner brackets over a white casing, so that shape and lightness carry
+    // them), and a revealed answer's cells: right (outlined), clicked but
+    // wrong (crossed), missed (dashed).
+    ImU32 pointer;
+    ImU32 pointerCasing;
+    ImU32 answerRight;
+    ImU32 answerWrong;
+    ImU32 answerMissed;
     // Drawing of images and cells.
     ImU32 cellGrid;  // lines between cells
     ImU32 frame;     // the border around an array

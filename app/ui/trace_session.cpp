@@ -183,6 +183,16 @@ void TraceSession::update() {
             takeBuilt(i);
             resolveSelection(i);
         }
+        // A step asked for while the trace shown is already the set-up's own
+        // (a lesson step that changes only the selection or the step).
+        TracedRun& first = *m_runs[0];
+        if (m_pendingStep && first.replay && first.outcome && first.outcome->id == first.submittedId &&
+            !first.runner->progress().busy) {
+            first.cursor = stepCursor(*first.replay, *m_pendingStep);
+            m_pendingStep.reset();
+            if (m_compareOn)
+                alignSecondRun();
+        }
     }
 
     const double now = seconds();
@@ -299,8 +309,7 @@ void TraceSession::install(int i, std::shared_ptr<const TraceModel> built, std::
     if (run.replay) {
         if (m_pendingStep && i == 0) {
             // --step S: after S lockstep steps.
-            const long long s = std::min<long long>(*m_pendingStep, run.replay->stepCount());
-            run.cursor = s == 0 ? 0 : run.replay->step(static_cast<std::uint32_t>(s - 1)).end;
+            run.cursor = stepCursor(*run.replay, *m_pendingStep);
         } else {
             run.cursor = sameKernel ? std::min(keep, run.replay->size()) : 0;
         }
@@ -431,6 +440,19 @@ void TraceSession::resolveSelection(int i) {
 }
 
 // [SECTION] Selection and stepping
+
+Cursor TraceSession::stepCursor(const BlockReplay& replay, long long step) {
+    // After `step` lockstep steps; -1 (or past the last): the end.
+    const long long s = step < 0 ? replay.stepCount() : std::min<long long>(step, replay.stepCount());
+    return s == 0 ? 0 : replay.step(static_cast<std::uint32_t>(s - 1)).end;
+}
+
+void TraceSession::requestView(std::optional<std::array<int, 2>> select, long long step) {
+    if (select)
+        selectOutput((*select)[0], (*select)[1]);
+    m_pendingStep = step;
+    m_playing = false;
+}
 
 void TraceSession::selectOutput(int x, int y) {
     m_selected = std::array<int, 2>{x, y};
@@ -626,14 +648,17 @@ void TraceSession::handleKeys() {
         return;
     if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false))
         m_playing = !m_playing;
-    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
-        stepForward();
-    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT))
-        stepBack();
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN))
-        nextPhase();
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP))
-        previousPhase();
+    // While a lesson plays, the arrows and the page keys (a clicker's) move through the lesson.
+    if (!m_navigationKeysTaken) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
+            stepForward();
+        if (ImGui::IsKeyPressed(GLFW_KEY_LEFT))
+            stepBack();
+        if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN))
+            nextPhase();
+        if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP))
+            previousPhase();
+    }
     if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false))
         home();
     if (ImGui::IsKeyPressed(GLFW_KEY_END, false))

@@ -124,6 +124,14 @@ public:
     void end();
     void nextOfThread();  // the selected thread's next event
     void setCursor(int i, Cursor c);
+    // Selects the output (when given) and shows the trace after `step`
+    // lockstep steps (-1: the end), now if the set-up's trace is in, else
+    // when it arrives (a lesson step).
+    void requestView(std::optional<std::array<int, 2>> select, long long step);
+    // The cursor after `step` lockstep steps of a block (-1: its end).
+    static Cursor stepCursor(const BlockReplay& replay, long long step);
+    // While a lesson plays the arrows and page keys belong to it.
+    void setNavigationKeysTaken(bool taken) { m_navigationKeysTaken = taken; }
     bool playing() const { return m_playing; }
     void setPlaying(bool on) { m_playing = on; }
     float& speed() { return m_speed; }  // steps per second
@@ -156,6 +164,7 @@ private:
     double m_playCarry = 0.0;
     double m_lastTime = 0.0;
     Granularity m_granularity = Granularity::Step;
+    bool m_navigationKeysTaken = false;
 };
 
 }  // namespace tilescope::ui
