@@ -442,8 +442,11 @@ private:
         }
         for (std::size_t i = 1; i < w.size(); ++i) {
             // A range: A-B (1D) or X0,Y0-X1,Y1 (a rectangle, corners included).
-            const std::size_t dash = w[i].find('-', 1);
-            if (dash != std::string::npos && w[i][dash - 1] != ',') {
+            std::size_t dash = std::string::npos;
+            for (std::size_t k = 1; k < w[i].size() && dash == std::string::npos; ++k)
+                if (w[i][k] == '-' && std::isdigit(static_cast<unsigned char>(w[i][k - 1])))
+                    dash = k;
+            if (dash != std::string::npos) {
                 const auto a = coords(std::string_view(w[i]).substr(0, dash));
                 const auto b = coords(std::string_view(w[i]).substr(dash + 1));
                 if (!a || !b || (*b)[0] < (*a)[0] || (*b)[1] < (*a)[1] ||

@@ -31,23 +31,29 @@ void brackets(ImDrawList* draw, ImVec2 a, ImVec2 b, float arm, ImU32 colour, flo
 
 }  // namespace
 
-void pointerBrackets(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b) {
+void pointerBrackets(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, int layer) {
     const float size = std::min(b.x - a.x, b.y - a.y);
     const float thick = std::clamp(size * 0.09f, 2.0f, std::max(2.0f, theme.lineWidth * 3.0f));
     const float arm = size * 0.3f;
-    brackets(draw, a, b, arm, theme.palette.pointerCasing, thick * 2.0f);
-    brackets(draw, a, b, arm, theme.palette.pointer, thick);
+    if (layer != 2)
+        brackets(draw, a, b, arm, theme.palette.pointerCasing, thick * 2.0f);
+    if (layer != 1)
+        brackets(draw, a, b, arm, theme.palette.pointer, thick);
 }
 
 void drawLessonCellMarks(ImDrawList* draw, const Theme& theme, LayoutProbe& probe, const std::string& prefix,
                          const LessonMarks& marks, const std::function<void(int, int, ImVec2&, ImVec2&)>& cellRect) {
     const Palette& palette = theme.palette;
-    int k = 0;
-    for (const Cell& c : marks.cells) {
-        ImVec2 a, b;
-        cellRect(c[0], c[1], a, b);
-        pointerBrackets(draw, theme, a, b);
-        probe.record(prefix + ".point." + std::to_string(k++), a, b, cellText(c));
+    // Casings first, then the brackets: a neighbour's casing never covers a bracket.
+    for (int layer = 1; layer <= 2; ++layer) {
+        int k = 0;
+        for (const Cell& c : marks.cells) {
+            ImVec2 a, b;
+            cellRect(c[0], c[1], a, b);
+            pointerBrackets(draw, theme, a, b, layer);
+            if (layer == 2)
+                probe.record(prefix + ".point." + std::to_string(k++), a, b, cellText(c));
+        }
     }
     auto outline = [&](const Cell& c, ImU32 colour, const char* name, int index, bool cross, bool dashed) {
         ImVec2 a, b;

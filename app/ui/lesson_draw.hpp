@@ -15,7 +15,8 @@ class LayoutProbe;
 
 // Corner brackets just inside the cell [a, b): black on a white casing in
 // lecture mode (white on black otherwise), thick enough for the back row.
-void pointerBrackets(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b);
+// `layer`: 1 the casing only, 2 the brackets only, 0 both.
+void pointerBrackets(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, int layer = 0);
 
 // Every mark of the lesson on a grid of cells; `cellRect(x, y, min, max)`
 // gives a cell's place. Picked cells (an answer being given) are outlined;

@@ -38,8 +38,13 @@ void GridPanel::draw(bool* open) {
         // The overlays' switches in a popup: the canvas keeps the room (lecture mode).
         if (ImGui::Button("Overlays..."))
             ImGui::OpenPopup("overlays");
+        // The hint, where the row has room for it.
+        const char* hint = "wheel: zoom, drag: pan, click: select";
         ImGui::SameLine();
-        ImGui::TextDisabled("wheel: zoom, drag: pan, click: select");
+        if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(hint).x)
+            ImGui::TextDisabled("%s", hint);
+        else
+            ImGui::NewLine();
         if (ImGui::BeginPopup("overlays")) {
             ImGui::Checkbox("tiles, halo, ghosts", &m_tiles);
             ImGui::Checkbox("loaded so far (block: square, thread: ring)", &m_loads);
@@ -121,11 +126,25 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     // The view's size changes when a second kernel's trace arrives (compare
     // mode) or the window is resized before the user has zoomed: frame again.
     const bool resized = canvas.framedSize.x != size.x || canvas.framedSize.y != size.y;
-    if ((canvas.framed != &replay || (resized && !canvas.moved)) && m_zoomToBlock) {
+    // A lesson step's pointed-at cells are framed too: what it points at is on screen.
+    const LessonMarks* pointing = runIndex == 0 ? m_app.lessonMarks() : nullptr;
+    const std::vector<std::array<int, 2>> noMarks;
+    const std::vector<std::array<int, 2>>& marked = pointing ? pointing->cells : noMarks;
+    if ((canvas.framed != &replay || (resized && !canvas.moved) || marked != canvas.framedMarks) && m_zoomToBlock) {
         canvas.framed = &replay;
         canvas.framedSize = size;
+        canvas.framedMarks = marked;
         canvas.moved = false;
-        const Rect f = g.footprint.grown(2, trace.dims() == 2 ? 2 : 0);
+        Rect f = g.footprint.grown(2, trace.dims() == 2 ? 2 : 0);
+        for (const auto& c : marked) {
+            const int y = trace.dims() == 2 ? c[1] : 0;
+            f.x0 = std::min(f.x0, c[0] - 1);
+            f.x1 = std::max(f.x1, c[0] + 2);
+            if (trace.dims() == 2) {
+                f.y0 = std::min(f.y0, y - 1);
+                f.y1 = std::max(f.y1, y + 2);
+            }
+        }
         const float want = std::min(size.x / static_cast<float>(std::max(f.width(), 1)),
                                     size.y / static_cast<float>(std::max(f.height(), 1)));
         canvas.zoom = std::clamp(want / fit, 1.0f, 40.0f);
@@ -246,6 +265,10 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
         for (int y = std::max(vy0, 0); y < std::min(vy1, height); ++y)
             for (int x = std::max(vx0, 0); x < std::min(vx1, width); ++x) {
                 const float v = plane.data[static_cast<std::size_t>(y) * plane.width + x];
+                // Only whole cells: a label cut by the view's edge reads as another number.
+                const ImVec2 a = cellMin(x, y), b = cellMax(x, y);
+                if (a.x < origin.x || a.y < origin.y || b.x > origin.x + size.x || b.y > origin.y + size.y)
+                    continue;
                 cellLabel(draw, theme, cellMin(x, y), cellMax(x, y), shortValue(v).c_str(),
                           textOver(mapping.colour(v)));
             }

@@ -11,6 +11,7 @@
 #include <imgui.h>
 
 #include <array>
+#include <vector>
 
 #include "gfx/texture.hpp"
 #include "trace/trace_index.hpp"
@@ -35,6 +36,7 @@ private:
         const BlockReplay* framed = nullptr;  // the block the view last zoomed to
         ImVec2 framedSize{0.0f, 0.0f};        // ...in a view of this size (compare mode halves it)
         bool moved = false;                   // zoomed or panned by the user since
+        std::vector<std::array<int, 2>> framedMarks;  // the lesson's pointed-at cells it framed too
     };
     void drawCanvas(int run, ImVec2 size);
 

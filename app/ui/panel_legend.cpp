@@ -76,7 +76,7 @@ void LegendPanel::draw() {
         // Items flow left to right and wrap when the next one would not fit.
         auto place = [&](float width) {
             ImGui::SameLine(0.0f, gap);
-            if (ImGui::GetCursorScreenPos().x + width > right)
+            if (ImGui::GetCursorScreenPos().x + width > right - ImGui::GetStyle().ItemSpacing.x)
                 ImGui::NewLine();
         };
         int index = 0;
@@ -89,7 +89,7 @@ void LegendPanel::draw() {
         }
         for (const Swatch& s : m_swatches) {
             const float box = ImGui::GetTextLineHeight();
-            place(box + ImGui::CalcTextSize(s.label.c_str()).x + theme.fontPixels);
+            place(box + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(s.label.c_str()).x + theme.fontPixels);
             const ImVec2 at = ImGui::GetCursorScreenPos();
             ImDrawList* draw = ImGui::GetWindowDrawList();
             draw->AddRectFilled(at, {at.x + box, at.y + box}, s.colour);

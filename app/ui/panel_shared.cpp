@@ -61,7 +61,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
     } else {
         const int columns = std::max(1, g.inputTile.width());
         const int rows = (size + columns - 1) / columns;
-        ImGui::Text("%s: %d x %d floats, %d of them written so far", trace.arrays[kArrayShared].name.c_str(), columns,
+        ImGui::TextWrapped("%s: %d x %d floats, %d of them written so far", trace.arrays[kArrayShared].name.c_str(), columns,
                     rows, [&] {
                         int written = 0;
                         for (int i = 0; i < size; ++i)
@@ -158,7 +158,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
             }
         }
     }
-    ImGui::Text("mask %s (%s memory)%s", trace.arrays[kArrayMask].name.c_str(),
+    ImGui::TextWrapped("mask %s (%s memory)%s", trace.arrays[kArrayMask].name.c_str(),
                 trace.arrays[kArrayMask].space == Space::Constant ? "constant" : "global",
                 tap >= 0 ? ": the tap in use outlined" : "");
     if (mask.width > 0) {

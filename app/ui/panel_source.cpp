@@ -49,12 +49,17 @@ void SourcePanel::drawRun(int i, float height) {
         line = replay->events()[*current].line;
         ImGui::TextWrapped("%s", replay->describe(*current).c_str());
     } else {
-        ImGui::TextDisabled("the selected thread has not started yet");
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("the selected thread has not started yet");
+        ImGui::PopStyleColor();
     }
     if (cursor > 0 && cursor <= replay->size()) {
         const std::uint32_t last = replay->eventAt(cursor - 1);
-        if (!current || last != *current)
-            ImGui::TextDisabled("latest in the block: %s", replay->describe(last).c_str());
+        if (!current || last != *current) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("latest in the block: %s", replay->describe(last).c_str());
+            ImGui::PopStyleColor();
+        }
     }
     ImGui::Separator();
 
@@ -70,8 +75,8 @@ void SourcePanel::drawRun(int i, float height) {
     }
     const float codeHeight =
         std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f, height - (ImGui::GetCursorScreenPos().y - top));
-    ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, false,
-                      ImGuiWindowFlags_HorizontalScrollbar);
+    // Long lines wrap under their own first column (never cut at the panel's edge).
+    ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, false);
     ImGui::PushFont(theme.mono);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     int& shownLine = m_shownLine[static_cast<std::size_t>(i)];
@@ -82,10 +87,13 @@ void SourcePanel::drawRun(int i, float height) {
             end = text.size();
         const std::string_view body = text.substr(start, end - start);
         const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float codeX = ImGui::GetTextLineHeight() * 1.3f + ImGui::CalcTextSize("000").x +
+                            ImGui::GetStyle().ItemSpacing.x;
+        const float wrapWidth = std::max(ImGui::GetContentRegionAvail().x - codeX, ImGui::GetFontSize() * 4.0f);
         if (n == line) {
-            draw->AddRectFilled(
-                at, {at.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), at.y + ImGui::GetTextLineHeight()},
-                withAlpha(theme.palette.loadedByThread, 110));
+            const float rows = ImGui::CalcTextSize(body.data(), body.data() + body.size(), false, wrapWidth).y;
+            draw->AddRectFilled(at, {at.x + ImGui::GetWindowWidth(), at.y + std::max(rows, ImGui::GetTextLineHeight())},
+                                withAlpha(theme.palette.loadedByThread, 110));
             if (line != shownLine)
                 ImGui::SetScrollHereY(0.4f);
         }
@@ -93,7 +101,9 @@ void SourcePanel::drawRun(int i, float height) {
         ImGui::SameLine(0.0f, 0.0f);
         ImGui::TextDisabled("%3d", n);
         ImGui::SameLine();
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrapWidth);
         ImGui::TextUnformatted(body.data(), body.data() + body.size());
+        ImGui::PopTextWrapPos();
         if (barriers && std::find(setup.droppedBarriers.begin(), setup.droppedBarriers.end(),
                                   static_cast<unsigned>(n)) != setup.droppedBarriers.end()) {
             // Dropped: the barrier struck through.

@@ -62,10 +62,10 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
     const Dim3 sc = replay->threadCoords(selected);
     // One short line: the block's threads and the selected one's state.
     if (twoD)
-        ImGui::Text("%u threads, %u warps; (%u,%u): %s", replay->threadCount(), replay->warpCount(), sc.x, sc.y,
+        ImGui::TextWrapped("%u threads, %u warps; (%u,%u): %s", replay->threadCount(), replay->warpCount(), sc.x, sc.y,
                     threadStateName(replay->threadState(selected, cursor)));
     else
-        ImGui::Text("%u threads, %u warps; %u: %s", replay->threadCount(), replay->warpCount(), sc.x,
+        ImGui::TextWrapped("%u threads, %u warps; %u: %s", replay->threadCount(), replay->warpCount(), sc.x,
                     threadStateName(replay->threadState(selected, cursor)));
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("block (%u,%u); click a thread to select it", replay->block().x, replay->block().y);

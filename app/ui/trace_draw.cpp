@@ -101,36 +101,47 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
         }
         return false;
     }
-    if (ImGui::Button("|<"))
+    // The buttons in one row, or as many rows as the panel's width needs.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    bool first = true;
+    auto button = [&](const char* label) {
+        const float w = ImGui::CalcTextSize(label).x + style.FramePadding.x * 2.0f;
+        // Measured against the room left on the row after this one is placed.
+        if (!first) {
+            ImGui::SameLine();
+            if (ImGui::GetContentRegionAvail().x < w)
+                ImGui::NewLine();
+        }
+        first = false;
+        return ImGui::Button(label);
+    };
+    if (button("|<"))
         session.home();
-    ImGui::SameLine();
-    if (ImGui::Button("<<"))
+    if (button("<<"))
         session.previousPhase();
-    ImGui::SameLine();
-    if (ImGui::Button("<"))
+    if (button("<"))
         session.stepBack();
-    ImGui::SameLine();
-    if (ImGui::Button(session.playing() ? "Pause" : "Play"))
+    if (button(session.playing() ? "Pause" : "Play"))
         session.setPlaying(!session.playing());
-    ImGui::SameLine();
-    if (ImGui::Button(">"))
+    if (button(">"))
         session.stepForward();
-    ImGui::SameLine();
-    if (ImGui::Button(">>"))
+    if (button(">>"))
         session.nextPhase();
-    ImGui::SameLine();
-    if (ImGui::Button(">|"))
+    if (button(">|"))
         session.end();
-    ImGui::SameLine();
-    if (ImGui::Button("thread's next"))
+    if (button("thread's next"))
         session.nextOfThread();
-    ImGui::SameLine();
     const char* names[] = {"step", "warp", "event"};
     int g = static_cast<int>(session.granularity());
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 5.0f)
+        ImGui::NewLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     if (ImGui::Combo("##granularity", &g, names, 3))
         session.granularity() = static_cast<Granularity>(g);
     ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 7.0f)
+        ImGui::NewLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
     ImGui::SliderFloat("##speed", &session.speed(), 1.0f, 200.0f, "%.0f /s", ImGuiSliderFlags_Logarithmic);
 
