@@ -46,20 +46,31 @@ void LessonPanel::draw(float x, float y, float width) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
 
     // Where the lesson stands, with the buttons at the right.
+    // One row: the step's title, where the lesson stands, the buttons at the right.
     char where[96];
-    std::snprintf(where, sizeof where, "Step %d of %d", m_player.stepIndex() + 1, m_player.stepCount());
+    std::snprintf(where, sizeof where, "step %d of %d", m_player.stepIndex() + 1, m_player.stepCount());
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float buttons = ImGui::CalcTextSize("< Back").x + ImGui::CalcTextSize("Next >").x +
+                          ImGui::CalcTextSize("End").x + style.FramePadding.x * 6.0f + style.ItemSpacing.x * 3.0f;
+    const float right = ImGui::GetWindowContentRegionMax().x - buttons;
     ImGui::PushFont(m_theme.heading);
     ImGui::TextUnformatted(step->title.c_str());
     ImGui::PopFont();
     m_probe.record("lesson.title", itemMin(), itemMax(), step->title);
-    ImGui::TextColored(palette.muted, "%s  |  %s", lesson->title.c_str(), where);
+    // The lesson's title too when the row has room for it.
+    const std::string full = std::string(where) + "  |  " + lesson->title;
+    ImGui::SameLine(0.0f, style.ItemSpacing.x * 3.0f);
+    if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(full.c_str()).x < right)
+        ImGui::TextColored(palette.muted, "%s", full.c_str());
+    else if (ImGui::GetCursorPosX() + ImGui::CalcTextSize(where).x < right)
+        ImGui::TextColored(palette.muted, "%s", where);
+    else
+        ImGui::NewLine();
     ImGui::SameLine();
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float buttons = ImGui::CalcTextSize("< Back").x + ImGui::CalcTextSize("Next >").x +
-                          ImGui::CalcTextSize("End").x + style.FramePadding.x * 6.0f + style.ItemSpacing.x * 2.0f;
-    const float right = ImGui::GetWindowContentRegionMax().x - buttons;
     if (ImGui::GetCursorPosX() < right)
         ImGui::SetCursorPosX(right);
+    else
+        ImGui::NewLine();
     ImGui::BeginDisabled(m_player.stepIndex() == 0);
     if (ImGui::Button("< Back"))
         m_player.previous();
@@ -136,6 +147,11 @@ void LessonPanel::draw(float x, float y, float width) {
                                        grade->right ? "\xe2\x9c\x93" : "\xe2\x9c\x97", grade->summary.c_str());
                     ImGui::PopFont();
                     m_probe.record("lesson.grade", itemMin(), itemMax(), grade->right ? "right" : "wrong");
+                    ImGui::SameLine(0.0f, style.ItemSpacing.x * 3.0f);
+                    if (ImGui::Button("Try again")) {
+                        m_player.clearAnswer();
+                        m_focusField = true;
+                    }
                 } else if (expected) {
                     std::string numbers;
                     for (double v : expected->numbers) {
@@ -154,10 +170,6 @@ void LessonPanel::draw(float x, float y, float width) {
                 if (expected) {
                     ImGui::TextUnformatted(("From the trace: " + expected->how + ".").c_str());
                     m_probe.record("lesson.how", itemMin(), itemMax(), expected->how);
-                }
-                if (ImGui::Button("Try again")) {
-                    m_player.clearAnswer();
-                    m_focusField = true;
                 }
             }
         }
