@@ -38,6 +38,8 @@ void ThreadsPanel::draw(bool* open) {
     }
     if (m_problemShown)
         legend.addSwatch(palette.problemArrow, kProblemThreadsLabel);
+    if (const LessonMarks* marks = m_app.lessonMarks(); marks && !marks->threads.empty())
+        legend.addSwatch(palette.pointer, "the lesson points here (brackets)");
     m_app.probe().recordWindow("threads.window");
     ImGui::End();
 }
