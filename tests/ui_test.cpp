@@ -788,7 +788,7 @@ void expectCornerBlockGhostsAndHalo(const Screenshot& shot, const BlockReplay& r
             if (kind == CellKind::Ghost) {
                 // conv2d_tiled_in stores 0 for every ghost cell of its tile.
                 EXPECT_EQ(replay.ghostHandling(x, y), GhostHandling::StoredZero) << x << "," << y;
-                const auto p = at(x, y, 0.2f, 0.5f);
+                const auto p = at(x, y, 0.3f, 0.5f);
                 ASSERT_TRUE(visible(p)) << "ghost cell " << x << "," << y << " is in view";
                 EXPECT_TRUE(near(shot.pixel(p.first, p.second), kGhost)) << "ghost cell " << x << "," << y;
                 ++ghosts;
