@@ -329,7 +329,8 @@ int App::run() {
     // draw 60 identical frames a second (the runner wakes the loop when a
     // result arrives; any input does too).
     while (!m_window->shouldClose()) {
-        const bool idle = m_quietFrames > 30 && !m_runner->progress().busy && !m_kernelFile->busy();
+        const bool idle =
+            m_quietFrames > 30 && !m_runner->progress().busy && !m_kernelFile->busy() && !m_exporter;
         if (idle)
             m_window->waitEvents(0.5);
         else

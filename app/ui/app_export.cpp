@@ -11,6 +11,7 @@
 #include "ui/app.hpp"
 #include "ui/export_dialog.hpp"
 #include "ui/panel_grid.hpp"
+#include "ui/panel_legend.hpp"
 #include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
@@ -72,7 +73,9 @@ void App::endExport(Status status) {
 
 void App::captureExportFrame() {
     const float scale = static_cast<float>(m_window->framebufferWidth()) / ImGui::GetIO().DisplaySize.x;
-    Status s = m_exporter->afterRender(m_probe, scale, m_window->framebufferWidth(), m_window->framebufferHeight());
+    const float legendTop = ImGui::GetIO().DisplaySize.y - m_legend->height();
+    Status s = m_exporter->afterRender(m_probe, scale, legendTop, m_window->framebufferWidth(),
+                                       m_window->framebufferHeight());
     if (!s || m_exporter->done())
         endExport(s);
 }

@@ -204,7 +204,8 @@ void Exporter::beforePanels(TraceSession& session) {
     }
 }
 
-Status Exporter::afterRender(const LayoutProbe& probe, float scale, int framebufferWidth, int framebufferHeight) {
+Status Exporter::afterRender(const LayoutProbe& probe, float scale, float bottom, int framebufferWidth,
+                             int framebufferHeight) {
     if (done())
         return success();
     if (++m_drawn < kFramesPerStep)
@@ -219,7 +220,7 @@ Status Exporter::afterRender(const LayoutProbe& probe, float scale, int framebuf
         x0 = std::clamp(static_cast<int>(std::lround(min.x * scale)), 0, framebufferWidth);
         y0 = std::clamp(static_cast<int>(std::lround(min.y * scale)), 0, framebufferHeight);
         x1 = std::clamp(static_cast<int>(std::lround(max.x * scale)), 0, framebufferWidth);
-        y1 = std::clamp(static_cast<int>(std::lround(max.y * scale)), 0, framebufferHeight);
+        y1 = std::clamp(static_cast<int>(std::lround(std::min(max.y, bottom) * scale)), 0, framebufferHeight);
     }
     if (x1 - x0 < 1 || y1 - y0 < 1)
         return badInput(std::string("the ") + exportViewName(m_request.view) + " view has no room on screen");

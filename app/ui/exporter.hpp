@@ -78,8 +78,10 @@ public:
     // Before the panels draw: the cursor at the frame's step.
     void beforePanels(TraceSession& session);
     // After the frame is drawn into the bound framebuffer: the view's
-    // rectangle, read back and written. `scale`: framebuffer pixels per unit.
-    Status afterRender(const LayoutProbe& probe, float scale, int framebufferWidth, int framebufferHeight);
+    // rectangle, read back and written. `scale`: framebuffer pixels per unit;
+    // `bottom`: where the legend strip begins, in units (a panel ends above it).
+    Status afterRender(const LayoutProbe& probe, float scale, float bottom, int framebufferWidth,
+                       int framebufferHeight);
     bool done() const { return m_next >= m_steps.size(); }
     // Completes the file; what it wrote, for the user ("wrote out.gif: 40 frames, 640x480").
     Result<std::string> finish();
