@@ -116,7 +116,10 @@ void App::drawExportDialog() {
         // Progress in the menu bar's row, outside every panel (so outside the frames).
         if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false))
             cancelExport();
-        if (m_exporter && ImGui::BeginMainMenuBar()) {
+        // Not in the frames of the whole window, nor off-screen, where no one sees it.
+        const bool shown = m_options.mode == AppMode::Interactive && m_exporter &&
+                           m_exporter->request().view != ExportView::Window;
+        if (shown && ImGui::BeginMainMenuBar()) {
             ImGui::TextDisabled("%s (Esc cancels)", m_exporter->progress().c_str());
             ImGui::EndMainMenuBar();
         }
