@@ -33,6 +33,12 @@ packages=(
   libcli11-dev nlohmann-json3-dev libgtest-dev libboost-context-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
   libclang-dev
+  # exports for slides: giflib for GIFs; FFmpeg's libraries for MP4 (optional
+  # to the build, installed here, about 100 MB with their codecs, so that the
+  # tests cover MP4 too); PIL and rsvg-convert read the exports back in tests
+  libgif-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+  python3-pil librsvg2-bin
 )
 # Clang and its runtime libraries, for the fuzzers of `test` (libFuzzer comes
 # with Clang only). Optional: where they cannot be installed the fuzzers are

@@ -1,7 +1,9 @@
 // The app's commands: `tilescope` with no command opens the app on the
 // built-in demo (or on the set-up saved last time); `tilescope screenshot`
-// draws the app in a given state into a PNG; `tilescope ui-bench` times its
-// frames. Screenshot and ui-bench take the `run` options (--kernel, --input,
+// draws the app in a given state into a PNG; `tilescope export` steps
+// through the trace of that state into a GIF, an MP4, PNGs, or draws its grid
+// diagram as an SVG; `tilescope ui-bench` times its frames. Screenshot,
+// export and ui-bench take the `run` options (--kernel, --input,
 // --mask, --radius, --block, --backend, --what-if) plus the app's own choices
 // (--builtin, --preset, --input-size), so a slide can be made of any state;
 // --drop-barrier, --schedule and --problem put it where a race demonstration
@@ -17,8 +19,10 @@
 #include "api/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "export/frame_writer.hpp"
 #include "ui/app.hpp"
 #include "ui/lesson.hpp"
+#include "ui/exporter.hpp"
 #include "ui/setup_rules.hpp"
 
 namespace tilescope::cli {
@@ -343,6 +347,14 @@ struct AppCommandState {
     std::string renderDir;
     bool renderLecture = false;
     std::string renderSize = "1920x1080";
+    // tilescope export
+    StateOptions exportState;
+    std::string gif, mp4, pngDir, svg;
+    std::string view = "grid";
+    std::string by = "step";
+    long long from = -1, to = -1, every = 1;
+    double fps = 8.0;
+    std::string exportSize;
     // tilescope ui-bench
     StateOptions bench;
     int benchFrames = 300;
@@ -426,6 +438,57 @@ int runScreenshot(const AppCommandState& state) {
     return app.run();
 }
 
+int runExport(const AppCommandState& state) {
+    ui::ExportRequest request;
+    int formats = 0;
+    for (const auto& [path, format] :
+         {std::pair{&state.gif, ui::ExportFormat::Gif}, std::pair{&state.mp4, ui::ExportFormat::Mp4},
+          std::pair{&state.pngDir, ui::ExportFormat::PngSequence}, std::pair{&state.svg, ui::ExportFormat::Svg}})
+        if (!path->empty()) {
+            ++formats;
+            request.format = format;
+            request.path = *path;
+        }
+    if (formats != 1)
+        return fail(badInput("export: give one of --gif FILE, --mp4 FILE, --png-dir DIR or --svg FILE"));
+    const auto view = ui::exportViewFromName(state.view);
+    if (!view)
+        return fail(badInput("unknown --view '" + state.view + "' (grid, threads, shared, output or window)"));
+    request.view = *view;
+    request.by = state.by == "event"  ? Granularity::Event
+                 : state.by == "warp" ? Granularity::WarpStep
+                                      : Granularity::Step;
+    if (state.from >= 0)
+        request.from = state.from;
+    if (state.to >= 0)
+        request.to = state.to;
+    request.every = state.every;
+    request.fps = state.fps;
+    if (!state.exportSize.empty()) {
+        auto size = parsePair(state.exportSize, 'x', "--size");
+        if (!size)
+            return fail(size.error());
+        if (size->second == -1)
+            return fail(badInput("--size '" + state.exportSize + "' must be WxH (the frames' size in pixels)"));
+        request.size = std::array<int, 2>{size->first, size->second};
+    }
+    if (Status s = ui::checkExportRequest(request); !s)
+        return fail(s.error());
+    auto options = toAppOptions(state.exportState, ui::AppMode::Export);
+    if (!options)
+        return fail(options.error());
+    if (options->panels) {  // the view is drawn to be read back
+        ui::PanelVisibility& p = *options->panels;
+        p.grid |= request.view == ui::ExportView::Grid;
+        p.threads |= request.view == ui::ExportView::Threads;
+        p.shared |= request.view == ui::ExportView::Shared;
+        p.output |= request.view == ui::ExportView::Output;
+    }
+    options->exportRequest = request;
+    ui::App app(std::move(*options));
+    return app.run();
+}
+
 int runBench(const AppCommandState& state) {
     auto options = toAppOptions(state.bench, ui::AppMode::Bench);
     if (!options)
@@ -484,6 +547,37 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
                        "layout JSON (needs an X display)");
     lesson->add_flag("--lecture", state->renderLecture, "with --render: in lecture-hall mode");
     lesson->add_option("--size", state->renderSize, "with --render: the window's size, WxH (default 1920x1080)");
+    auto* exporter = app.add_subcommand(
+        "export",
+        "step through the trace of a state of the app into an animated GIF, an MP4 or PNGs, or draw its grid "
+        "diagram as an SVG, for slides (needs an X display: use xvfb-run without one)");
+    addStateOptions(*exporter, state->exportState);
+    // Here --size is the frames' size; the window's is --window.
+    exporter->remove_option(exporter->get_option("--size"));
+    exporter->add_option("--window", state->exportState.windowSize,
+                         "the app's window size in pixels, WxH (default 1600x900): a larger window draws the "
+                         "views larger");
+    exporter->add_option("--gif", state->gif, "write an animated GIF of the steps");
+    exporter->add_option("--mp4", state->mp4,
+                         std::string("write an MP4 video of the steps (") +
+                             (exports::mp4Available() ? exports::mp4Codec() : "not in this build") + ")");
+    exporter->add_option("--png-dir", state->pngDir, "write the steps as frame_0000.png, ... into this folder");
+    exporter->add_option("--svg", state->svg,
+                         "write the grid of N at --step as an SVG (vector: cells, tiles, halo, loads, legend)");
+    exporter->add_option("--view", state->view,
+                         "the view to export: grid, threads, shared, output or window (default grid)");
+    exporter
+        ->add_option("--by", state->by,
+                     "what a frame advances by: step (every thread of the block, lockstep: the default), warp (one "
+                     "warp's part of a step) or event")
+        ->check(CLI::IsMember({"step", "warp", "event"}));
+    exporter->add_option("--from", state->from, "the first step (default 0)")->check(CLI::NonNegativeNumber);
+    exporter->add_option("--to", state->to, "the last step (default: the end of the block's trace)")
+        ->check(CLI::NonNegativeNumber);
+    exporter->add_option("--every", state->every, "every N-th step (default 1)");
+    exporter->add_option("--fps", state->fps, "frames a second (default 8)");
+    exporter->add_option("--size", state->exportSize,
+                         "the frames' size, WxH (default: the view's, as drawn; others are scaled)");
 
     auto* bench = app.add_subcommand("ui-bench", "time the app's frames and print the median and the worst");
     addStateOptions(*bench, state->bench);
@@ -500,9 +594,11 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     // One command that dispatches: this file's subcommands are not pushed
     // into `commands`, because the command line runs commands.front() when no
     // subcommand matched, and that must stay the app.
-    return Command{nullptr, [state, screenshot, bench, lesson] {
+    return Command{nullptr, [state, screenshot, exporter, bench, lesson] {
                        if (*screenshot)
                            return runScreenshot(*state);
+                       if (*exporter)
+                           return runExport(*state);
                        if (*lesson)
                            return runLesson(*state);
                        if (*bench)

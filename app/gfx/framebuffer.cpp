@@ -47,6 +47,21 @@ Picture Framebuffer::read() const {
     return picture;
 }
 
+Picture readPixels(int x, int y, int width, int height, int framebufferHeight) {
+    Picture picture;
+    picture.width = width;
+    picture.height = height;
+    const std::size_t row = static_cast<std::size_t>(width) * 4;
+    std::vector<std::uint8_t> bottomUp(row * static_cast<std::size_t>(height));
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glReadPixels(x, framebufferHeight - y - height, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottomUp.data());
+    picture.rgba.resize(bottomUp.size());
+    for (int r = 0; r < height; ++r)
+        std::memcpy(picture.rgba.data() + static_cast<std::size_t>(r) * row,
+                    bottomUp.data() + static_cast<std::size_t>(height - 1 - r) * row, row);
+    return picture;
+}
+
 namespace {
 
 void appendBytes(void* context, void* data, int size) {

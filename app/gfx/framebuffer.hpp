@@ -39,6 +39,11 @@ private:
     GLuint m_framebuffer = 0;
 };
 
+// Reads the rectangle (x, y from the top-left corner) of the framebuffer
+// bound for reading, `framebufferHeight` pixels high: the window's back
+// buffer, or a Framebuffer bound with bind(). Waits for the GPU to finish.
+Picture readPixels(int x, int y, int width, int height, int framebufferHeight);
+
 // Writes the picture as a PNG, atomically (a failure leaves no partial file).
 Status writePng(const std::filesystem::path& path, const Picture& picture);
 

@@ -17,6 +17,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <system_error>
@@ -26,6 +27,7 @@
 #include "io/files.hpp"
 #include "io/mask_file.hpp"
 #include "trace/trace_io.hpp"
+#include "ui/export_dialog.hpp"
 #include "ui/kernel_file.hpp"
 #include "ui/lesson_player.hpp"
 #include "ui/panel_lesson.hpp"
@@ -129,7 +131,8 @@ Status App::open() {
     gfx::WindowOptions windowOptions;
     windowOptions.width = m_options.width;
     windowOptions.height = m_options.height;
-    windowOptions.visible = m_options.mode != AppMode::Screenshot;
+    const bool offScreen = m_options.mode == AppMode::Screenshot || m_options.mode == AppMode::Export;
+    windowOptions.visible = !offScreen;
     windowOptions.vsync = m_options.mode == AppMode::Interactive;
     auto window = gfx::Window::open(windowOptions);
     if (!window)
@@ -157,7 +160,7 @@ Status App::open() {
     if (!mapper)
         return mapper.error();
     m_colorMapper = std::move(*mapper);
-    if (m_options.mode == AppMode::Screenshot)
+    if (offScreen)
         m_capture = std::make_unique<gfx::Framebuffer>(m_window->framebufferWidth(), m_window->framebufferHeight());
 
     m_runner = std::make_unique<Runner>();
@@ -211,6 +214,8 @@ void App::close() {
     if (!m_window)
         return;
     saveSettingsIfChanged(true);
+    m_exporter.reset();  // an unfinished export leaves nothing behind
+    m_exportDialog.reset();
     m_editorPanel.reset();
     m_kernelFile.reset();  // stops a compile in progress
     m_runner.reset();  // joins the worker before anything it could wake goes away
@@ -248,7 +253,7 @@ int App::run() {
         return static_cast<int>(s.error().code);
     }
 
-    if (m_options.mode == AppMode::Screenshot) {
+    if (m_options.mode == AppMode::Screenshot || m_options.mode == AppMode::Export) {
         const double deadline = seconds() + kScreenshotTimeoutSeconds;
         for (;;) {
             m_window->pollEvents();
@@ -272,7 +277,12 @@ int App::run() {
                                      m_renderedSteps, m_options.lessonRenderDir.string().c_str());
                     return m_renderStatus;
                 }
-                return finishScreenshot();
+                return m_options.mode == AppMode::Export ? runExport() : finishScreenshot();
+            }
+            if (seconds() > deadline && m_options.mode == AppMode::Export) {
+                std::fprintf(stderr, "tilescope: the trace was not in after %.0f s; nothing exported\n",
+                             kScreenshotTimeoutSeconds);
+                return static_cast<int>(ExitCode::Internal);
             }
             if (seconds() > deadline) {
                 std::fprintf(stderr, "tilescope: the run did not finish in %.0f s; the picture shows it in progress\n",
@@ -336,7 +346,8 @@ int App::run() {
     // draw 60 identical frames a second (the runner wakes the loop when a
     // result arrives; any input does too).
     while (!m_window->shouldClose()) {
-        const bool idle = m_quietFrames > 30 && !m_runner->progress().busy && !m_kernelFile->busy();
+        const bool idle =
+            m_quietFrames > 30 && !m_runner->progress().busy && !m_kernelFile->busy() && !m_exporter;
         if (idle)
             m_window->waitEvents(0.5);
         else
@@ -391,6 +402,8 @@ void App::frame() {
     applyThemeIfNeeded();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (m_exporter)  // no hover marks or tooltips in the exported frames
+        ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
     m_probe.beginFrame();
     m_legend->beginFrame();
@@ -410,6 +423,8 @@ void App::frame() {
     updateCheckAndSubmit();
     if (stepThroughShown())
         m_traceSession->update();
+    if (m_exporter)
+        m_exporter->beforePanels(*m_traceSession);
     drawPanels();
     render();
     ++m_frame;
@@ -543,6 +558,7 @@ void App::drawMenuBar() {
             m_settings.panels.setup = true;
         }
         drawKernelFileMenu();
+        drawExportMenu();
         if (ImGui::MenuItem("Close the trace file", nullptr, false, m_openedTrace != nullptr))
             closeOpenedTrace();
         ImGui::Separator();
@@ -771,6 +787,7 @@ void App::drawPanels() {
     m_legend->draw();
     if (panels.help)
         m_help->draw(&panels.help);
+    drawExportDialog();
     m_layoutReset = false;
 }
 
@@ -787,6 +804,8 @@ void App::render() {
     glClearColor(grey, grey, grey, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (m_exporter)
+        captureExportFrame();  // before the buffers swap
     if (!m_capture)
         m_window->swapBuffers();
 }

@@ -6,9 +6,11 @@
 //             check the set-up, submit a run when it changed -> menu bar,
 //             shortcuts -> panels -> legend -> help overlay -> render.
 //
-// The same loop serves three modes: the interactive app, `tilescope
+// The same loop serves four modes: the interactive app, `tilescope
 // screenshot` (draws off-screen until the result is in and the layout has
-// settled, then writes a PNG) and `tilescope ui-bench` (times frames).
+// settled, then writes a PNG), `tilescope export` (the same, then steps
+// through the trace and writes a GIF, an MP4, PNGs or an SVG: exporter.hpp)
+// and `tilescope ui-bench` (times frames).
 //
 // To add a panel (the step-through views): a class in panel_<name>.hpp/.cpp
 // with draw(); a flag in PanelVisibility (app_state.hpp); a place in
@@ -26,6 +28,7 @@
 #include "gfx/texture.hpp"
 #include "gfx/window.hpp"
 #include "ui/app_state.hpp"
+#include "ui/exporter.hpp"
 #include "ui/layout_probe.hpp"
 #include "ui/runner.hpp"
 #include "ui/setup_rules.hpp"
@@ -59,8 +62,9 @@ class KernelFile;
 class LessonPlayer;
 class LessonPanel;
 struct LessonMarks;
+class ExportDialog;
 
-enum class AppMode { Interactive, Screenshot, Bench };
+enum class AppMode { Interactive, Screenshot, Bench, Export };
 
 // The most events the step-through views record in one traced run.
 inline constexpr std::size_t kDefaultEventBudget = 20'000'000;
@@ -94,6 +98,8 @@ struct AppOptions {
     std::string lessonAnswer;  // typed numbers, or cells "x,y x,y" for a question answered by cells
     bool lessonReveal = false;
     std::filesystem::path lessonRenderDir;
+    // export: what to write, once the trace is in
+    std::optional<ExportRequest> exportRequest;
 };
 
 struct Shortcut {
@@ -153,6 +159,13 @@ public:
     void closeOpenedTrace();
     const std::string& openedTraceProblem() const { return m_openedTraceProblem; }
     std::string openedTracePath() const { return m_options.openTrace.string(); }
+
+    // [SECTION] Exports for slides (app_export.cpp)
+    // Starts an export of the views as they are now (File > Export..., or
+    // `tilescope export` once the trace is in); it runs alongside the frames.
+    Status startExport(const ExportRequest& request);
+    bool exporting() const { return m_exporter != nullptr; }
+    void cancelExport();
 
     // [SECTION] The student's own kernel file (app_kernel_file.cpp)
     // The kernel compiled last from the file in the editor (null: none).
@@ -251,6 +264,13 @@ private:
     bool placePanel(Slot slot, const char* windowName, const char* key);
     // The lesson's screenshots: answers and reveals, every step into a folder.
     bool advanceLessonScreenshot();
+    // The export (app_export.cpp): the Export mode's run; each frame, the
+    // frame read back after it is drawn; the menu's item, progress and dialog.
+    int runExport();
+    void captureExportFrame();
+    void endExport(Status status);
+    void drawExportMenu();
+    void drawExportDialog();
 
     AppOptions m_options;
     Settings m_settings;
@@ -301,6 +321,10 @@ private:
     std::unique_ptr<KernelFile> m_kernelFile;
     std::unique_ptr<EditorPanel> m_editorPanel;
     bool m_kernelFileCheckOff = false;  // its check passed the event budget: the kernel file runs without it
+    std::unique_ptr<Exporter> m_exporter;
+    std::unique_ptr<ExportDialog> m_exportDialog;
+    std::string m_exportMessage;  // what the last export wrote, or why it failed
+    bool m_exportFailed = false;
 
     long long m_frame = 0;
     int m_quietFrames = 0;    // frames since the last input (the interactive app sleeps when idle)

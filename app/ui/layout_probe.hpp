@@ -36,6 +36,16 @@ public:
     // Rows cut by the bottom of a scrolling list are not counted: they scroll.
     // Also "glyphs": how many glyphs were drawn (a test that sees none sees nothing).
     void recordClippedText();
+    // The rectangle recorded last under `name` this frame, in screen units (false: none).
+    bool find(const std::string& name, ImVec2& min, ImVec2& max) const {
+        for (auto i = m_items.rbegin(); i != m_items.rend(); ++i)
+            if (i->name == name) {
+                min = i->min;
+                max = i->max;
+                return true;
+            }
+        return false;
+    }
 
     // {"framebuffer": [w, h], "scale": s, "items": [{"name", "rect": [x0, y0, x1, y1], "text"}, ...]}
     // in framebuffer pixels.

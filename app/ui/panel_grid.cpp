@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ui/app.hpp"
+#include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
 #include "ui/lesson_draw.hpp"
 #include "ui/lesson_player.hpp"
@@ -46,10 +47,10 @@ void GridPanel::draw(bool* open) {
         else
             ImGui::NewLine();
         if (ImGui::BeginPopup("overlays")) {
-            ImGui::Checkbox("tiles, halo, ghosts", &m_tiles);
-            ImGui::Checkbox("loaded so far (block: square, thread: ring)", &m_loads);
-            ImGui::Checkbox("the grid of blocks", &m_blocks);
-            ImGui::Checkbox("heat map of global reads", &m_heat);
+            ImGui::Checkbox("tiles, halo, ghosts", &m_overlays.tiles);
+            ImGui::Checkbox("loaded so far (block: square, thread: ring)", &m_overlays.loads);
+            ImGui::Checkbox("the grid of blocks", &m_overlays.blocks);
+            ImGui::Checkbox("heat map of global reads", &m_overlays.heat);
             if (ImGui::Checkbox("zoom to the selected block", &m_zoomToBlock))
                 for (Canvas& c : m_canvas) {
                     c.framed = nullptr;
@@ -68,6 +69,7 @@ void GridPanel::draw(bool* open) {
             drawCanvas(i, {(space.x - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs), space.y});
         }
     }
+    m_app.probe().recordWindow("grid.window");
     ImGui::End();
 }
 
@@ -102,16 +104,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
         canvas.uploadedFor = &model;
         (void)canvas.values.setData(plane.width, std::max(plane.height, 1), 1, plane.data.data());
         canvas.values.setMapping(mapping.map, mapping.low, mapping.high);
-        const std::vector<std::uint32_t> reads = model.inputReadCounts();
-        std::vector<float> perCell(static_cast<std::size_t>(width) * height, 0.0f);
-        canvas.maxReads = 0;
-        for (std::size_t i = 0; i < reads.size(); ++i) {
-            const ArrayInfo::Coords c = n.coords(static_cast<int>(i));
-            if (c.x < width && c.y < height)
-                perCell[static_cast<std::size_t>(c.y) * width + c.x] += static_cast<float>(reads[i]);
-        }
-        for (float v : perCell)
-            canvas.maxReads = std::max(canvas.maxReads, static_cast<unsigned>(v));
+        const std::vector<float> perCell = inputReadsPerCell(model, canvas.maxReads);
         (void)canvas.heat.setData(width, height, 1, perCell.data());
         canvas.heat.setMapping(gfx::ColorMap::Sequential, 0.0f, static_cast<float>(std::max(canvas.maxReads, 1u)));
     }
@@ -122,7 +115,6 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     const float fit = std::max(1.0f, std::min(size.x / spanX, size.y / spanY));
     // A new block (or a new trace): zoom to its input footprint, so that the
     // tiles, halo and ghosts are large enough to read on a projector.
-    const BlockGeometry& g = replay.geometry();
     // The view's size changes when a second kernel's trace arrives (compare
     // mode) or the window is resized before the user has zoomed: frame again.
     const bool resized = canvas.framedSize.x != size.x || canvas.framedSize.y != size.y;
@@ -135,7 +127,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
         canvas.framedSize = size;
         canvas.framedMarks = marked;
         canvas.moved = false;
-        Rect f = g.footprint.grown(2, trace.dims() == 2 ? 2 : 0);
+        Rect f = blockFraming(replay);
         for (const auto& c : marked) {
             const int y = trace.dims() == 2 ? c[1] : 0;
             f.x0 = std::min(f.x0, c[0] - 1);
@@ -187,156 +179,37 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     };
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(origin, {origin.x + size.x, origin.y + size.y}, true);
-    const float line = theme.lineWidth;
 
-    // Base: values or reads, as a texture (per-cell data through the shader).
-    gfx::ColorMappedImage& base = m_heat ? canvas.heat : canvas.values;
-    draw->AddImage(textureId(base.texture(m_app.colorMapper())), cellMin(0, 0), cellMax(width - 1, height - 1));
-    if (m_heat)
+    // Base, overlays and marks: the grid diagram (the SVG export draws the same).
+    gfx::ColorMappedImage& base = m_overlays.heat ? canvas.heat : canvas.values;
+    if (m_overlays.heat)
         m_app.legend().addColourBar("global reads of N", gfx::ColorMap::Sequential, 0.0f,
                                     static_cast<float>(std::max(canvas.maxReads, 1u)));
-
-    // The visible cells, for lines and labels.
-    const int vx0 = std::max(-r, static_cast<int>(std::floor((origin.x - zero.x) / cell)));
-    const int vy0 = std::max(-ry, static_cast<int>(std::floor((origin.y - zero.y) / cell)));
-    const int vx1 = std::min(width + r, static_cast<int>(std::ceil((origin.x + size.x - zero.x) / cell)));
-    const int vy1 = std::min(height + ry, static_cast<int>(std::ceil((origin.y + size.y - zero.y) / cell)));
-    if (cell >= 8.0f) {
-        for (int x = std::max(vx0, 0); x <= std::min(vx1, width); ++x)
-            draw->AddLine(cellMin(x, 0), cellMin(x, height), palette.cellGrid);
-        for (int y = std::max(vy0, 0); y <= std::min(vy1, height); ++y)
-            draw->AddLine(cellMin(0, y), cellMin(width, y), palette.cellGrid);
-    }
-
-    const float band = std::max(2.0f, cell * 0.2f);
-    bool anyHalo = false, anyStored = false, anySkipped = false;
-    if (m_tiles) {
-        // Halo and ghost cells of the selected block: a band round the cell,
-        // so that the value (or the heat) still shows in the middle.
-        for (int y = g.footprint.y0; y < g.footprint.y1; ++y)
-            for (int x = g.footprint.x0; x < g.footprint.x1; ++x) {
-                const CellKind kind = replay.cellKind(x, y);
-                const ImVec2 a = cellMin(x, y), b = cellMax(x, y);
-                if (kind == CellKind::Halo) {
-                    anyHalo = true;
-                    draw->AddRect({a.x + band * 0.5f, a.y + band * 0.5f}, {b.x - band * 0.5f, b.y - band * 0.5f},
-                                  palette.halo, 0.0f, 0, band);
-                } else if (kind == CellKind::Ghost || kind == CellKind::PastEnd) {
-                    const GhostHandling h = replay.ghostHandling(x, y);
-                    if (h == GhostHandling::StoredZero) {
-                        anyStored = true;
-                        draw->AddRectFilled(a, b, palette.ghost);
-                        if (cell >= 18.0f)
-                            cellLabel(draw, theme, a, b, "0", textOver(palette.ghost));
-                    } else {
-                        anySkipped = true;
-                        draw->AddRect({a.x + band * 0.5f, a.y + band * 0.5f}, {b.x - band * 0.5f, b.y - band * 0.5f},
-                                      palette.ghost, 0.0f, 0, band);
-                        draw->AddLine({a.x + band, a.y + band}, {b.x - band, b.y - band}, palette.ghost, line * 1.5f);
-                    }
-                }
-            }
-        // Cells of the input tile outside the footprint (past the end) are
-        // part of the tile too: the tile outline covers them.
-    }
-
-    // Loads so far: the block's (small square) and the selected thread's (ring).
-    bool anyBlockLoad = false, anyThreadLoad = false;
-    if (m_loads && cell >= 4.0f) {
-        const float dot = std::max(2.0f, cell * 0.16f);
-        for (int y = g.footprint.y0; y < g.footprint.y1; ++y)
-            for (int x = g.footprint.x0; x < g.footprint.x1; ++x)
-                if (replay.loadedBefore(x, y, cursor)) {
-                    anyBlockLoad = true;
-                    const ImVec2 a = cellMin(x, y), b = cellMax(x, y);
-                    const ImVec2 m{(a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f};
-                    draw->AddRectFilled({m.x - dot, m.y - dot}, {m.x + dot, m.y + dot}, palette.loadedByBlock);
-                }
-        for (const ArrayInfo::Coords& c : replay.cellsLoadedBy(run.thread, cursor)) {
-            anyThreadLoad = true;
-            const ImVec2 a = cellMin(c.x, c.y), b = cellMax(c.x, c.y);
-            const ImVec2 m{(a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f};
-            draw->AddCircle(m, cell * 0.3f, palette.loadedByThread, 0, std::max(2.0f, cell * 0.08f));
-        }
-    }
-
-    // Values, when the cells are large enough to read.
-    if (cell >= 2.4f * (theme.mono ? theme.mono->FontSize : 13.0f) && !m_heat) {
-        for (int y = std::max(vy0, 0); y < std::min(vy1, height); ++y)
-            for (int x = std::max(vx0, 0); x < std::min(vx1, width); ++x) {
-                const float v = plane.data[static_cast<std::size_t>(y) * plane.width + x];
-                // Only whole cells: a label cut by the view's edge reads as another number.
-                const ImVec2 a = cellMin(x, y), b = cellMax(x, y);
-                if (a.x < origin.x || a.y < origin.y || b.x > origin.x + size.x || b.y > origin.y + size.y)
-                    continue;
-                cellLabel(draw, theme, cellMin(x, y), cellMax(x, y), shortValue(v).c_str(),
-                          textOver(mapping.colour(v)));
-            }
-    }
-
-    // The grid of blocks: every block's output tile, thin.
-    if (m_blocks) {
-        for (unsigned by = 0; by < trace.plan.grid.y; ++by)
-            for (unsigned bx = 0; bx < trace.plan.grid.x; ++bx) {
-                const Rect t = blockGeometry(trace.plan, Dim3{bx, by, 0}).computed;
-                draw->AddRect(cellMin(t.x0, t.y0), cellMin(t.x1, t.y1), withAlpha(palette.frame, 150), 0.0f, 0, line);
-            }
-    }
-    // The array's border.
-    draw->AddRect(cellMin(0, 0), cellMin(width, height), palette.frame, 0.0f, 0, line * 2.0f);
-    // The selected block's tiles, thick.
-    if (m_tiles) {
-        if (!g.inputTile.empty())
-            draw->AddRect(cellMin(g.inputTile.x0, g.inputTile.y0), cellMin(g.inputTile.x1, g.inputTile.y1),
-                          palette.inputTile, 0.0f, 0, line * 3.0f);
-        draw->AddRect(cellMin(g.computed.x0, g.computed.y0), cellMin(g.computed.x1, g.computed.y1), palette.outputTile,
-                      0.0f, 0, line * 3.0f);
-    }
-    // The selected output element.
-    if (const auto sel = session.selectedOutput()) {
-        const int sy = trace.dims() == 2 ? (*sel)[1] : 0;
-        draw->AddRect(cellMin((*sel)[0], sy), cellMax((*sel)[0], sy), palette.selection, 0.0f, 0, line * 3.0f);
-    }
-    // The selected problem, when it is in this block: the cell of N its
-    // element stands for, outlined; each of its threads, at the cell it
-    // loads, framed inside.
-    bool problemElement = false, problemThreadsShown = false;
-    if (const ProblemReport* problem = runIndex == 0 ? session.selectedProblem() : nullptr) {
-        const ProblemThreads marked = problemThreads(*problem, replay);
-        if (marked.any()) {
-            const float thick = std::max(2.0f, std::min(cell * 0.16f, line * 3.0f));
-            std::optional<ArrayInfo::Coords> element;
-            if (problem->array == kArrayShared && problem->index >= 0 && problem->index < replay.sharedSize()) {
-                ArrayInfo::Coords c{};
-                replay.sharedCell(problem->index, c.x, c.y);
-                element = c;
-            } else if (problem->array == kArrayInput && problem->index >= 0 && problem->index < n.size) {
-                element = n.coords(problem->index);
-            }
-            if (element) {
-                problemOutline(draw, theme, cellMin(element->x, element->y), cellMax(element->x, element->y),
-                               palette.problem, thick);
-                problemElement = true;
-            }
-            for (const std::optional<unsigned>& t : {marked.first, marked.second}) {
-                if (!t)
-                    continue;
-                if (const auto home = homeInputCell(replay, *t)) {
-                    const ImVec2 a = cellMin(home->x, home->y), b = cellMax(home->x, home->y);
-                    const float inset = thick * 1.5f;
-                    problemOutline(draw, theme, {a.x + inset, a.y + inset}, {b.x - inset, b.y - inset},
-                                   palette.problemArrow, thick);
-                    problemThreadsShown = true;
-                }
-            }
-        }
-    }
+    DrawListCanvas target(draw, theme.mono, textureId(base.texture(m_app.colorMapper())));
+    GridScene scene;
+    scene.replay = &replay;
+    scene.cursor = cursor;
+    scene.thread = run.thread;
+    scene.plane = &plane;
+    scene.mapping = mapping;
+    scene.maxReads = canvas.maxReads;
+    scene.selectedOutput = session.selectedOutput();
+    scene.problem = runIndex == 0 ? session.selectedProblem() : nullptr;
+    GridPlacement placement;
+    placement.zero = zero;
+    placement.cell = cell;
+    placement.viewMin = origin;
+    placement.viewMax = {origin.x + size.x, origin.y + size.y};
+    placement.lineWidth = theme.lineWidth;
+    placement.monoSize = theme.mono ? theme.mono->FontSize : 13.0f;
+    const GridLegend shown = drawGridDiagram(target, palette, theme, scene, m_overlays, placement);
     // A lesson's marks: the cells the step points at, the cells of an answer.
     const LessonMarks* marks = runIndex == 0 ? m_app.lessonMarks() : nullptr;
     if (marks)
         drawLessonCellMarks(draw, theme, m_app.probe(), "grid", *marks, [&](int x, int y, ImVec2& a, ImVec2& b) {
-            a = cellMin(x, trace.dims() == 2 ? y : 0);
-            b = cellMax(x, trace.dims() == 2 ? y : 0);
+            const int row = trace.dims() == 2 ? y : 0;
+            a = {zero.x + cell * static_cast<float>(x), zero.y + cell * static_cast<float>(row)};
+            b = {a.x + cell, a.y + cell};
         });
     draw->PopClipRect();
 
@@ -382,25 +255,9 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
 
     // The legend explains what is on screen.
     if (runIndex == 0) {
+        for (const LegendSwatch& swatch : gridLegendSwatches(palette, shown, m_overlays))
+            m_app.legend().addSwatch(swatch.colour, swatch.label);
         LegendPanel& legend = m_app.legend();
-        if (m_tiles) {
-            legend.addSwatch(palette.inputTile, "input tile");
-            legend.addSwatch(palette.outputTile, "output tile");
-            if (anyHalo)
-                legend.addSwatch(palette.halo, "halo");
-            if (anyStored)
-                legend.addSwatch(palette.ghost, "ghost, stored 0");
-            if (anySkipped)
-                legend.addSwatch(palette.ghost, "ghost, load skipped (crossed)");
-        }
-        if (anyBlockLoad)
-            legend.addSwatch(palette.loadedByBlock, "loaded by the block");
-        if (anyThreadLoad)
-            legend.addSwatch(palette.loadedByThread, "loaded by the thread (ring)");
-        if (problemElement)
-            legend.addSwatch(palette.problem, kProblemElementLabel);
-        if (problemThreadsShown)
-            legend.addSwatch(palette.problemArrow, kProblemThreadsLabel);
         if (marks && !marks->cells.empty())
             legend.addSwatch(palette.pointer, "the lesson points here (brackets)");
         if (marks && marks->grade) {

@@ -15,6 +15,7 @@
 
 #include "gfx/texture.hpp"
 #include "trace/trace_index.hpp"
+#include "ui/grid_diagram.hpp"
 
 namespace tilescope::ui {
 
@@ -24,6 +25,8 @@ class GridPanel {
 public:
     explicit GridPanel(App& app) : m_app(app) {}
     void draw(bool* open);
+    // The overlays' switches as the user left them (the SVG export draws the same).
+    const GridOverlays& overlays() const { return m_overlays; }
 
 private:
     struct Canvas {
@@ -42,10 +45,7 @@ private:
 
     App& m_app;
     std::array<Canvas, 2> m_canvas;
-    bool m_heat = false;
-    bool m_tiles = true;
-    bool m_loads = true;
-    bool m_blocks = true;
+    GridOverlays m_overlays;
     bool m_zoomToBlock = true;
 };
 

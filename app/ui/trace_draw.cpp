@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
 #include "ui/layout_probe.hpp"
 #include "ui/trace_session.hpp"
@@ -72,11 +73,8 @@ ImU32 stateColour(const Palette& p, ThreadState state) {
 
 void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const char* text, ImU32 colour) {
     ImFont* font = theme.mono ? theme.mono : ImGui::GetFont();
-    const float size = std::min(font->FontSize, (b.y - a.y) * 0.6f);
-    const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text);
-    if (extent.x > (b.x - a.x) * 0.92f)
-        return;
-    draw->AddText(font, size, {(a.x + b.x - extent.x) * 0.5f, (a.y + b.y - extent.y) * 0.5f}, colour, text);
+    DrawListCanvas canvas(draw, font);
+    cellLabel(canvas, font->FontSize, a, b, text, colour);
 }
 
 namespace {
@@ -243,11 +241,8 @@ ProblemThreads problemThreads(const ProblemReport& p, const BlockReplay& replay)
 }
 
 void problemOutline(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, ImU32 colour, float thickness) {
-    const float casing = std::max(1.0f, theme.lineWidth);
-    const float h = thickness * 0.5f;
-    draw->AddRect({a.x - h, a.y - h}, {b.x + h, b.y + h}, theme.palette.problemCasing, 0.0f, 0,
-                  thickness + 2.0f * casing);
-    draw->AddRect({a.x - h, a.y - h}, {b.x + h, b.y + h}, colour, 0.0f, 0, thickness);
+    DrawListCanvas canvas(draw, theme.mono);
+    problemOutline(canvas, theme, a, b, colour, thickness);
 }
 
 void wrongOutputMark(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b) {
