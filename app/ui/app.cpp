@@ -11,9 +11,10 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName: has the user moved a panel from its place?
+#include <implot.h>
 
 #include "gfx/gl.hpp"
-// After glad (GLFW_INCLUDE_NONE): the key codes of the shortcuts.
+// After glad (GLFW_INCLUDE_NONE): the window's size in screen units.
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
@@ -142,11 +143,17 @@ Status App::open() {
     } else {
         io.IniFilename = nullptr;
     }
+    // Docking: a teacher may dock panels together for the room; until then
+    // each panel stays where App::layoutSlot() puts it.
+    io.ConfigFlags |= ImGuiConfigFlags_DockingEnable;
+    // The panels' drawings (cells that tile the grid, outlines centred on a
+    // tile's edge) are laid out on the positioning of strokes and fills that
+    // ImGui used before 1.93: adjacent cells meet with no seam, an outline
+    // sits where the tile's edge is. ImGui keeps that mode for every draw list.
+    io.ConfigDebugDrawListDefaultsToStrokeLegacy = true;
+    ImPlot::CreateContext();
     ImGui_ImplGlfw_InitForOpenGL(m_window->handle(), true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
-    // Now rather than in the first NewFrame, so that the font texture
-    // applyTheme() replaces is the only one ever made.
-    ImGui_ImplOpenGL3_CreateDeviceObjects();
     m_imguiReady = true;
 
     auto mapper = gfx::ColorMapper::create();
@@ -227,6 +234,7 @@ void App::close() {
     if (m_imguiReady) {
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
+        ImPlot::DestroyContext();
         ImGui::DestroyContext();  // writes imgui.ini
         m_imguiReady = false;
     }
@@ -376,8 +384,8 @@ void App::frame() {
     const bool input = io.MouseDelta.x != 0 || io.MouseDelta.y != 0 || io.MouseWheel != 0 || ImGui::IsAnyMouseDown() ||
                        !io.InputQueueCharacters.empty() || ImGui::IsAnyItemActive();
     m_quietFrames = input ? 0 : m_quietFrames + 1;
-    for (bool down : io.KeysDown)
-        if (down)
+    for (int key = ImGuiKey_NamedKey_BEGIN; key < ImGuiKey_NamedKey_END; ++key)
+        if (ImGui::IsKeyDown(static_cast<ImGuiKey>(key)))
             m_quietFrames = 0;
 
     handleShortcuts();
@@ -410,7 +418,7 @@ void App::handleShortcuts() {
     // Keys typed into a field are not shortcuts (there Esc undoes the edit).
     if (io.WantTextInput)
         return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+    if (ImGui::IsKeyPressed(ImGuiKey_Escape, false)) {
         if (m_settings.panels.help)
             m_settings.panels.help = false;
         else if (m_runner->progress().busy)
@@ -419,21 +427,21 @@ void App::handleShortcuts() {
     bool question = false;
     for (ImWchar c : io.InputQueueCharacters)
         question |= c == '?';
-    if (ImGui::IsKeyPressed(GLFW_KEY_F1, false) || question)
+    if (ImGui::IsKeyPressed(ImGuiKey_F1, false) || question)
         m_settings.panels.help = !m_settings.panels.help;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F5, false))
+    if (ImGui::IsKeyPressed(ImGuiKey_F5, false))
         rerun();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_L, false))
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_L, false))
         setLecture(!m_settings.lecture);
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) {
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_O, false)) {
         m_focusPath = true;
         m_settings.panels.setup = true;
     }
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false))
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_K, false))
         requestOpenKernel();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false))
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_R, false))
         resetLayout();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false))
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_Q, false))
         m_window->requestClose();
     if (stepThroughShown())
         m_traceSession->handleKeys();

@@ -14,16 +14,9 @@
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
+#include "ui/widgets.hpp"
 
 namespace tilescope::ui {
-
-namespace {
-
-ImTextureID textureId(GLuint texture) {
-    return reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture));
-}
-
-}  // namespace
 
 void GridPanel::draw(bool* open) {
     if (!ImGui::Begin("Grid of N###grid", open)) {
@@ -170,7 +163,9 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
 
     // Base: values or reads, as a texture (per-cell data through the shader).
     gfx::ColorMappedImage& base = m_heat ? canvas.heat : canvas.values;
+    beginOwnTextureFiltering(draw);
     draw->AddImage(textureId(base.texture(m_app.colorMapper())), cellMin(0, 0), cellMax(width - 1, height - 1));
+    endOwnTextureFiltering(draw);
     if (m_heat)
         m_app.legend().addColourBar("global reads of N", gfx::ColorMap::Sequential, 0.0f,
                                     static_cast<float>(std::max(canvas.maxReads, 1u)));
@@ -199,7 +194,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
                 if (kind == CellKind::Halo) {
                     anyHalo = true;
                     draw->AddRect({a.x + band * 0.5f, a.y + band * 0.5f}, {b.x - band * 0.5f, b.y - band * 0.5f},
-                                  palette.halo, 0.0f, 0, band);
+                                  palette.halo, 0.0f, band);
                 } else if (kind == CellKind::Ghost || kind == CellKind::PastEnd) {
                     const GhostHandling h = replay.ghostHandling(x, y);
                     if (h == GhostHandling::StoredZero) {
@@ -210,7 +205,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
                     } else {
                         anySkipped = true;
                         draw->AddRect({a.x + band * 0.5f, a.y + band * 0.5f}, {b.x - band * 0.5f, b.y - band * 0.5f},
-                                      palette.ghost, 0.0f, 0, band);
+                                      palette.ghost, 0.0f, band);
                         draw->AddLine({a.x + band, a.y + band}, {b.x - band, b.y - band}, palette.ghost, line * 1.5f);
                     }
                 }
@@ -240,7 +235,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     }
 
     // Values, when the cells are large enough to read.
-    if (cell >= 2.4f * (theme.mono ? theme.mono->FontSize : 13.0f) && !m_heat) {
+    if (cell >= 2.4f * theme.fontPixels && !m_heat) {
         for (int y = std::max(vy0, 0); y < std::min(vy1, height); ++y)
             for (int x = std::max(vx0, 0); x < std::min(vx1, width); ++x) {
                 const float v = plane.data[static_cast<std::size_t>(y) * plane.width + x];
@@ -254,23 +249,23 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
         for (unsigned by = 0; by < trace.plan.grid.y; ++by)
             for (unsigned bx = 0; bx < trace.plan.grid.x; ++bx) {
                 const Rect t = blockGeometry(trace.plan, Dim3{bx, by, 0}).computed;
-                draw->AddRect(cellMin(t.x0, t.y0), cellMin(t.x1, t.y1), withAlpha(palette.frame, 150), 0.0f, 0, line);
+                draw->AddRect(cellMin(t.x0, t.y0), cellMin(t.x1, t.y1), withAlpha(palette.frame, 150), 0.0f, line);
             }
     }
     // The array's border.
-    draw->AddRect(cellMin(0, 0), cellMin(width, height), palette.frame, 0.0f, 0, line * 2.0f);
+    draw->AddRect(cellMin(0, 0), cellMin(width, height), palette.frame, 0.0f, line * 2.0f);
     // The selected block's tiles, thick.
     if (m_tiles) {
         if (!g.inputTile.empty())
             draw->AddRect(cellMin(g.inputTile.x0, g.inputTile.y0), cellMin(g.inputTile.x1, g.inputTile.y1),
-                          palette.inputTile, 0.0f, 0, line * 3.0f);
+                          palette.inputTile, 0.0f, line * 3.0f);
         draw->AddRect(cellMin(g.computed.x0, g.computed.y0), cellMin(g.computed.x1, g.computed.y1), palette.outputTile,
-                      0.0f, 0, line * 3.0f);
+                      0.0f, line * 3.0f);
     }
     // The selected output element.
     if (const auto sel = session.selectedOutput()) {
         const int sy = trace.dims() == 2 ? (*sel)[1] : 0;
-        draw->AddRect(cellMin((*sel)[0], sy), cellMax((*sel)[0], sy), palette.selection, 0.0f, 0, line * 3.0f);
+        draw->AddRect(cellMin((*sel)[0], sy), cellMax((*sel)[0], sy), palette.selection, 0.0f, line * 3.0f);
     }
     // The selected problem, when it is in this block: the cell of N its
     // element stands for, outlined; each of its threads, at the cell it

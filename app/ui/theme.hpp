@@ -5,7 +5,8 @@
 // viewers and on a washed-out projector).
 //
 // Fonts are DejaVu TrueType files rendered by FreeType at the exact pixel size
-// of the mode, and rebuilt when the size changes: text is never a scaled bitmap.
+// of the mode: ImGui (1.92 and later) renders each glyph at the size it is
+// drawn at, times the framebuffer's scale, so text is never a scaled bitmap.
 #pragma once
 
 #include <imgui.h>
@@ -49,6 +50,7 @@ struct Palette {
 struct Theme {
     bool lecture = false;
     float fontPixels = 16.0f;  // the UI font's size, in ImGui's units (screen coordinates)
+    float headingPixels = 18.0f;  // the heading font's size
     float rasterScale = 1.0f;  // framebuffer pixels per unit (2 on a "Retina" display)
     float lineWidth = 1.0f;    // outlines drawn with ImDrawList
     Palette palette{};
@@ -64,10 +66,15 @@ struct Theme {
 // mode follows the monitor's scale.
 float fontPixelsFor(bool lecture, float windowHeight, float contentScale);
 
-// Rebuilds fonts (when the size changed) and style for the mode. Glyphs are
-// rendered at fontPixels x framebufferScale real pixels, so that they stay
-// sharp on high-density displays. Call between frames, never between
-// NewFrame and Render: the font texture is recreated.
+// Loads the fonts (once) and sets the style and the font size for the mode.
+// Glyphs are rendered at fontPixels x framebufferScale real pixels, so that
+// they stay sharp on high-density displays. Call between frames, never
+// between NewFrame and Render.
 void applyTheme(Theme& theme, bool lecture, float fontPixels, float framebufferScale);
+
+// The heading and the monospaced font at the theme's sizes (ImGui 1.92 and
+// later take the size with the font); ImGui::PopFont() ends either.
+void pushHeadingFont(const Theme& theme);
+void pushMonoFont(const Theme& theme);
 
 }  // namespace tilescope::ui

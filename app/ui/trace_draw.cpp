@@ -72,7 +72,7 @@ ImU32 stateColour(const Palette& p, ThreadState state) {
 
 void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const char* text, ImU32 colour) {
     ImFont* font = theme.mono ? theme.mono : ImGui::GetFont();
-    const float size = std::min(font->FontSize, (b.y - a.y) * 0.6f);
+    const float size = std::min(theme.fontPixels, (b.y - a.y) * 0.6f);
     const ImVec2 extent = font->CalcTextSizeA(size, 1e9f, 0.0f, text);
     if (extent.x > (b.x - a.x) * 0.92f)
         return;
@@ -154,7 +154,7 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
     return true;
 }
 
-void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(int, float)>& draw) {
+void stackRuns(TraceSession& session, const Theme& theme, const std::function<void(int, float)>& draw) {
     const int runs = session.runCount();
     const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
     const float share =
@@ -165,7 +165,7 @@ void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(
         ImGui::PushID(i);
         const float top = ImGui::GetCursorScreenPos().y;
         if (session.comparing()) {
-            ImGui::PushFont(heading);
+            pushHeadingFont(theme);
             ImGui::TextUnformatted(session.run(i).kernel.c_str());
             ImGui::PopFont();
         }
@@ -234,9 +234,9 @@ ProblemThreads problemThreads(const ProblemReport& p, const BlockReplay& replay)
 void problemOutline(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, ImU32 colour, float thickness) {
     const float casing = std::max(1.0f, theme.lineWidth);
     const float h = thickness * 0.5f;
-    draw->AddRect({a.x - h, a.y - h}, {b.x + h, b.y + h}, theme.palette.problemCasing, 0.0f, 0,
+    draw->AddRect({a.x - h, a.y - h}, {b.x + h, b.y + h}, theme.palette.problemCasing, 0.0f,
                   thickness + 2.0f * casing);
-    draw->AddRect({a.x - h, a.y - h}, {b.x + h, b.y + h}, colour, 0.0f, 0, thickness);
+    draw->AddRect({a.x - h, a.y - h}, {b.x + h, b.y + h}, colour, 0.0f, thickness);
 }
 
 void wrongOutputMark(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b) {
@@ -250,7 +250,7 @@ void wrongOutputMark(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b) {
         return;
     }
     const float h = thick * 0.5f;
-    draw->AddRect({a.x + h, a.y + h}, {b.x - h, b.y - h}, theme.palette.problem, 0.0f, 0, thick);
+    draw->AddRect({a.x + h, a.y + h}, {b.x - h, b.y - h}, theme.palette.problem, 0.0f, thick);
 }
 
 namespace {
