@@ -38,7 +38,7 @@ std::string keys(auto range) {
 // [SECTION] The options that put the app in a state
 
 constexpr const char* kPanelNames =
-    "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems, editor";
+    "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems, editor, charts";
 
 struct StateOptions {
     KernelOptions run;      // --kernel, --input, --mask, --radius, --block, --backend, --what-if
@@ -309,6 +309,8 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
                 panels.problems = true;
             else if (name == "editor")
                 panels.editor = true;
+            else if (name == "charts")
+                panels.charts = true;
             else
                 return badInput("unknown panel '" + name + "' in --panels (" + kPanelNames + ")");
             start = end + 1;

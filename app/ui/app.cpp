@@ -28,6 +28,7 @@
 #include "io/mask_file.hpp"
 #include "trace/trace_io.hpp"
 #include "ui/kernel_file.hpp"
+#include "ui/panel_charts.hpp"
 #include "ui/panel_counts.hpp"
 #include "ui/panel_device.hpp"
 #include "ui/panel_editor.hpp"
@@ -179,6 +180,7 @@ Status App::open() {
     m_countsPanel = std::make_unique<CountsPanel>(*this);
     m_hardwarePanel = std::make_unique<HardwarePanel>(*this);
     m_problemsPanel = std::make_unique<ProblemsPanel>(*m_traceSession, m_theme, m_probe);
+    m_chartsPanel = std::make_unique<ChartsPanel>(m_theme, m_probe, [] { gfx::Window::wake(); });
     openKernelFileAtStart();
     m_window->onDrop([this](const std::vector<std::string>& paths) {
         if (paths.empty())
@@ -216,6 +218,7 @@ void App::close() {
     m_kernelFile.reset();  // stops a compile in progress
     m_runner.reset();  // joins the worker before anything it could wake goes away
     m_problemsPanel.reset();
+    m_chartsPanel.reset();  // waits for its sweep
     m_hardwarePanel.reset();
     m_countsPanel.reset();
     m_sourcePanel.reset();
@@ -253,7 +256,12 @@ int App::run() {
     if (m_options.mode == AppMode::Screenshot) {
         const double deadline = seconds() + kScreenshotTimeoutSeconds;
         for (;;) {
-            m_window->pollEvents();
+            // While the charts' sweep runs, draw a frame only now and then:
+            // drawing flat out takes the cores the sweep needs.
+            if (m_frame > 3 && m_settings.panels.charts && !m_chartsPanel->settled())
+                m_window->waitEvents(0.05);
+            else
+                m_window->pollEvents();
             frame();
             m_settledFrames = settled() ? m_settledFrames + 1 : 0;
             if (m_settledFrames >= kSettleFrames && !m_options.thenOpen.empty() && !m_thenOpened) {
@@ -345,6 +353,9 @@ bool App::settled() const {
         return false;
     // A picture of the step-through views waits for their trace.
     if (stepThroughShown() && m_submittedId != 0 && !m_traceSession->settled())
+        return false;
+    // And a picture of the charts for their sweep.
+    if (m_settings.panels.charts && !m_chartsPanel->settled())
         return false;
     return m_submittedId == 0 || outcomeIsCurrent();
 }
@@ -533,6 +544,8 @@ void App::drawMenuBar() {
         ImGui::MenuItem("Hardware (SMs over time)", nullptr, &m_settings.panels.hardware);
         ImGui::MenuItem("Problems (races, out of bounds, wrong outputs)", nullptr, &m_settings.panels.problems);
         ImGui::Separator();
+        ImGui::MenuItem("Charts (the strategies compared)", nullptr, &m_settings.panels.charts);
+        ImGui::Separator();
         if (ImGui::MenuItem("Lecture-hall mode", "Ctrl+L", m_settings.lecture))
             setLecture(!m_settings.lecture);
         if (ImGui::MenuItem("Reset layout", "Ctrl+R"))
@@ -567,14 +580,19 @@ App::Rect App::layoutSlot(Slot slot) const {
     const float width = viewport->Size.x;
     const float left = std::clamp(width * 0.32f, std::min(m_theme.fontPixels * 22.0f, width * 0.5f), width * 0.45f);
     const float resultHeight = std::round(height * 0.70f);
+    // The set-up panel's width beside the step-through views.
+    const float narrowSetup = std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f);
+    if (slot == Slot::Charts) {
+        // A figure for the board: all the width right of the set-up panel,
+        // over the other panels (close it, or dock it, to see them again).
+        const float setupW = !m_settings.panels.setup ? 0.0f : stepThroughShown() ? narrowSetup : left;
+        return {viewport->Pos.x + setupW, top, width - setupW, height};
+    }
     if (stepThroughShown()) {
         // Setup narrower; then three columns: grid over problems, counts
         // and hardware; threads over shared (and output); result, source and
         // device.
-        const float setupWidth =
-            m_settings.panels.setup
-                ? std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f)
-                : 0.0f;
+        const float setupWidth = m_settings.panels.setup ? narrowSetup : 0.0f;
         // A column whose panels are all closed gives its width to the others,
         // and a panel alone in its column takes the column's height.
         const PanelVisibility& shown = m_settings.panels;
@@ -647,6 +665,7 @@ App::Rect App::layoutSlot(Slot slot) const {
                 return {x2, top + resultH, c, std::max(between - (shown.source ? sourceH : 0.0f), 1.0f)};
             case Slot::RightBottom:
                 return {x2, top + height - deviceH, c, std::max(deviceH, 1.0f)};
+            case Slot::Charts:
             case Slot::Count:
                 break;
         }
@@ -742,6 +761,10 @@ void App::drawPanels() {
     if (panels.editor) {
         placeNextWindow(Slot::Editor, "Editor###editor");
         m_editorPanel->draw(&panels.editor);
+    }
+    if (panels.charts) {
+        placeNextWindow(Slot::Charts, "Charts###charts");
+        m_chartsPanel->draw(&panels.charts);
     }
     m_legend->draw();
     if (panels.help)

@@ -55,6 +55,7 @@ class CountsPanel;
 class HardwarePanel;
 class ProblemsPanel;
 class EditorPanel;
+class ChartsPanel;
 class KernelFile;
 
 enum class AppMode { Interactive, Screenshot, Bench };
@@ -180,6 +181,7 @@ private:
         Hardware,
         Problems,
         Editor,
+        Charts,
         Count
     };
 
@@ -262,6 +264,7 @@ private:
     std::unique_ptr<ProblemsPanel> m_problemsPanel;
     std::unique_ptr<KernelFile> m_kernelFile;
     std::unique_ptr<EditorPanel> m_editorPanel;
+    std::unique_ptr<ChartsPanel> m_chartsPanel;
     bool m_kernelFileCheckOff = false;  // its check passed the event budget: the kernel file runs without it
 
     long long m_frame = 0;

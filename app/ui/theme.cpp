@@ -38,6 +38,12 @@ Palette lecturePalette() {
     p.problem = rgb(0xD10000);       // red: the one hue neither map nor overlay uses
     p.problemArrow = rgb(0xA8009E);  // magenta, dark enough for a thin line on white
     p.problemCasing = rgb(0xFFFFFF);
+    p.series[0] = rgb(0x0072B2);  // blue
+    p.series[1] = rgb(0xD55E00);  // vermillion
+    p.series[2] = rgb(0x009E73);  // bluish green
+    p.series[3] = rgb(0xA8009E);  // magenta (the reddish purple, darkened for a line on white)
+    p.series[4] = rgb(0xB07A00);  // orange, darkened for a line on white
+    p.bookFormula = rgb(0x404040);
     p.cellGrid = IM_COL32(0, 0, 0, 110);
     p.frame = rgb(0x000000);
     p.error = rgbVec(0xA33A00);  // vermillion, darkened to read as text on white
@@ -63,6 +69,12 @@ Palette everydayPalette() {
     p.problem = rgb(0xFF2A2A);
     p.problemArrow = rgb(0xFF4DFF);
     p.problemCasing = rgb(0x000000);
+    p.series[0] = rgb(0x56B4E9);  // sky blue
+    p.series[1] = rgb(0xFF7A33);  // vermillion, lightened for a dark background
+    p.series[2] = rgb(0x2FD0A0);  // bluish green, lightened
+    p.series[3] = rgb(0xE090C0);  // reddish purple, lightened
+    p.series[4] = rgb(0xF0E442);  // yellow
+    p.bookFormula = rgb(0xB0B0B0);
     p.cellGrid = IM_COL32(0, 0, 0, 90);
     p.frame = rgb(0xB0B0B0);
     p.error = rgbVec(0xFF8A5C);
@@ -185,6 +197,10 @@ void lectureStyle(ImGuiStyle& style) {
 
 }  // namespace
 
+Palette paletteFor(bool lecture) {
+    return lecture ? lecturePalette() : everydayPalette();
+}
+
 float fontPixelsFor(bool lecture, float windowHeight, float contentScale) {
     if (lecture)
         return std::clamp(std::round(windowHeight / 34.0f), 22.0f, 64.0f);
@@ -200,7 +216,7 @@ void applyTheme(Theme& theme, bool lecture, float fontPixels, float framebufferS
     theme.headingPixels = std::round(fontPixels * 1.15f);
     theme.rasterScale = std::max(framebufferScale, 1.0f);
     theme.lecture = lecture;
-    theme.palette = lecture ? lecturePalette() : everydayPalette();
+    theme.palette = paletteFor(lecture);
     // Lines thicken with the type: thin lines are the first thing a projector loses.
     theme.lineWidth = lecture ? std::max(2.5f, fontPixels / 10.0f) : std::max(1.0f, fontPixels / 16.0f);
 

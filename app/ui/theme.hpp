@@ -37,6 +37,10 @@ struct Palette {
     ImU32 problem;
     ImU32 problemArrow;
     ImU32 problemCasing;
+    // The Charts panel's strategies, one hue each (Okabe-Ito), in the order
+    // of the panel's kernels; each also has a marker shape of its own.
+    ImU32 series[5];
+    ImU32 bookFormula;  // the legend's swatch for the book's closed forms (the dashed lines)
     // Drawing of images and cells.
     ImU32 cellGrid;  // lines between cells
     ImU32 frame;     // the border around an array
@@ -60,6 +64,9 @@ struct Theme {
     bool crispFonts = false;    // false: DejaVu was not found, ImGui's bitmap font stands in
     std::string fontProblem;    // why, when crispFonts is false
 };
+
+// The palette of a mode (lecture: true for lecture-hall mode).
+Palette paletteFor(bool lecture);
 
 // The font size a mode wants for a window of this height (in units): lecture
 // mode grows with the screen (a 1080-line projector gets 32 px), the everyday
