@@ -2,7 +2,7 @@
 // decides each frame which panels are shown and where (the Tracy and ImHex
 // model: one object that composes small panels; each panel draws itself).
 //
-// One frame:  events -> theme changes (fonts are rebuilt between frames) ->
+// One frame:  events -> theme changes (style and font size, between frames) ->
 //             check the set-up, submit a run when it changed -> menu bar,
 //             shortcuts -> panels -> legend -> help overlay -> render.
 //
