@@ -29,7 +29,7 @@ jobs="${JOBS:-$(nproc)}"
 # --- Debian packages -------------------------------------------------------
 packages=(
   cmake g++ make pkg-config git python3 python3-venv python3-pip
-  libglfw3-dev libimgui-dev libstb-dev libfreetype-dev fonts-dejavu-core
+  libglfw3-dev libstb-dev libfreetype-dev fonts-dejavu-core
   libcli11-dev nlohmann-json3-dev libgtest-dev libboost-context-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
   libclang-dev
@@ -69,6 +69,11 @@ if ((${#missing_optional[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing_optional[@]}" ||
     echo "Could not install ${missing_optional[*]}: the fuzzers will be skipped"
 fi
+
+# --- Dear ImGui 1.93 (docking) and ImPlot 1.1: one pinned, hash-checked -----
+# source archive from PyPI (imgui-bundle 1.93.0), unpacked into .deps/; no
+# Debian package has ImPlot, and Debian's ImGui (1.86) is too old for it.
+"$root/scripts/fetch-imgui.sh"
 
 # --- glad2, the OpenGL loader generator, from PyPI into a private venv -----
 venv="$root/.venv"

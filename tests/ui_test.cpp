@@ -39,6 +39,7 @@
 #include "ui/runner.hpp"
 #include "ui/settings.hpp"
 #include "ui/setup_rules.hpp"
+#include "ui/theme.hpp"
 
 namespace tilescope::test {
 namespace {
@@ -1655,6 +1656,91 @@ TEST_F(UiTest, TheAppRemembersTheLastKernelFile) {
     ASSERT_EQ(run("--frames 5 --config-dir '" + config.string() + "'"), 0);
     EXPECT_EQ(read()["kernelFile"], "");
     EXPECT_EQ(read()["setup"]["kernel"], "conv2d_tiled_in");
+}
+
+// [SECTION] The Charts panel
+
+gfx::Rgb8 rgbOf(ImU32 colour) {
+    return {static_cast<std::uint8_t>(colour & 0xff), static_cast<std::uint8_t>((colour >> 8) & 0xff),
+            static_cast<std::uint8_t>((colour >> 16) & 0xff)};
+}
+
+// How many pixels of a rectangle are within `tolerance` of a colour.
+int countNear(const Screenshot& shot, const Rect& r, gfx::Rgb8 colour, int tolerance = 24) {
+    int count = 0;
+    for (int y = static_cast<int>(r.y0); y < static_cast<int>(r.y1); ++y)
+        for (int x = static_cast<int>(r.x0); x < static_cast<int>(r.x1); ++x)
+            count += near(shot.pixel(static_cast<float>(x), static_cast<float>(y)), colour, tolerance) ? 1 : 0;
+    return count;
+}
+
+bool inside(const Rect& inner, const Rect& outer) {
+    return inner.x0 >= outer.x0 - 1 && inner.y0 >= outer.y0 - 1 && inner.x1 <= outer.x1 + 1 && inner.y1 <= outer.y1 + 1;
+}
+
+// Figure 7.14 as charts: for the book's two masks, FLOP per byte and global
+// loads per output over the block edge, a marker per measured point in its
+// strategy's colour, the book's formula dashed through them, one legend with
+// every strategy; the GPU times, or why there are none.
+TEST_F(UiTest, TheChartsDrawTheMeasuredStrategiesWithTheBooksFormulaDashed) {
+    for (const bool lecture : {false, true}) {
+        SCOPED_TRACE(lecture ? "lecture mode" : "everyday mode");
+        const Screenshot shot = screenshot(std::string("--panels charts") + (lecture ? " --lecture" : ""));
+        ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+        const ui::Palette palette = ui::paletteFor(lecture);
+        const Rect window = shot.rect("charts.window");
+        for (const char* plot : {"charts.plot.flop.r2", "charts.plot.flop.r4", "charts.plot.loads.r2",
+                                 "charts.plot.loads.r4"}) {
+            const Rect r = shot.rect(plot);
+            EXPECT_GT(r.width(), 100.0f) << plot;
+            EXPECT_GT(r.height(), 60.0f) << plot;
+            EXPECT_TRUE(inside(r, window)) << plot;
+        }
+        // The plots of a row side by side, the rows one above the other, nothing overlapping.
+        EXPECT_LE(shot.rect("charts.plot.flop.r2").x1, shot.rect("charts.plot.flop.r4").x0);
+        EXPECT_LE(shot.rect("charts.plot.flop.r2").y1, shot.rect("charts.plot.loads.r2").y0);
+        // Without a GPU the panel says so; with one, a row of GPU times.
+        if (shot.has("charts.no-gpu"))
+            EXPECT_EQ(shot.text("charts.no-gpu"), "no GPU: times not measured");
+        else
+            EXPECT_TRUE(shot.has("charts.plot.gpu.r2"));
+
+        // The legend: above the plots, a swatch of every strategy's colour.
+        const Rect legend = shot.rect("charts.legend");
+        EXPECT_TRUE(inside(legend, window));
+        EXPECT_LE(legend.y1, shot.rect("charts.plot.flop.r2").y0);
+        for (int s = 0; s < 5; ++s)
+            EXPECT_GT(countNear(shot, legend, rgbOf(palette.series[s]), 12), 9) << "strategy " << s << " in the legend";
+
+        // tiled_in's measured points: its colour at each marker, inside the plot.
+        const gfx::Rgb8 tiledIn = rgbOf(palette.series[2]);
+        const Rect plot = shot.rect("charts.plot.flop.r2");
+        for (int block : {8, 16, 32}) {
+            const std::string name = "charts.point.flop.r2.conv2d_tiled_in.b" + std::to_string(block);
+            const Rect marker = shot.rect(name);
+            const float cx = (marker.x0 + marker.x1) / 2, cy = (marker.y0 + marker.y1) / 2;
+            EXPECT_TRUE(cx >= plot.x0 && cx <= plot.x1 && cy >= plot.y0 && cy <= plot.y1) << name;
+            EXPECT_GT(countNear(shot, marker, tiledIn), 4) << name;
+        }
+        // Between two markers, the book's formula in dashes: the colour, then a gap, then the colour again.
+        const Rect a = shot.rect("charts.point.flop.r2.conv2d_tiled_in.b8");
+        const Rect b = shot.rect("charts.point.flop.r2.conv2d_tiled_in.b16");
+        const float ax = (a.x0 + a.x1) / 2, ay = (a.y0 + a.y1) / 2, bx = (b.x0 + b.x1) / 2, by = (b.y0 + b.y1) / 2;
+        int on = 0, off = 0, changes = 0;
+        bool last = false;
+        for (float t = 0.2f; t <= 0.8f; t += 0.005f) {
+            const float x = ax + (bx - ax) * t, y = ay + (by - ay) * t;
+            bool hit = false;  // the line is a few pixels thick: look one pixel either side
+            for (int dy = -1; dy <= 1; ++dy)
+                hit |= near(shot.pixel(x, y + static_cast<float>(dy)), tiledIn, 40);
+            (hit ? on : off)++;
+            changes += t > 0.2f && hit != last ? 1 : 0;
+            last = hit;
+        }
+        EXPECT_GT(on, 10) << "the formula's line runs between the points";
+        EXPECT_GT(off, 10) << "with gaps: dashed";
+        EXPECT_GE(changes, 4) << "dash, gap, dash";
+    }
 }
 
 }  // namespace

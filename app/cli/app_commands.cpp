@@ -44,7 +44,7 @@ std::string keys(auto range) {
 // [SECTION] The options that put the app in a state
 
 constexpr const char* kPanelNames =
-    "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems, editor";
+    "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems, editor, charts";
 
 struct StateOptions {
     KernelOptions run;      // --kernel, --input, --mask, --radius, --block, --backend, --what-if
@@ -298,7 +298,7 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
 
     if (!o.panels.empty()) {
         ui::PanelVisibility panels{false, false, false, false, false, false, false,
-                                   false, false, false, false, false, false};
+                                   false, false, false, false, false, false, false};
         std::size_t start = 0;
         while (start <= o.panels.size()) {
             const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());

@@ -17,7 +17,6 @@
 #include "api/sweep.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "exec/backends.hpp"
 
 namespace tilescope::cli {
 
@@ -66,17 +65,7 @@ int runSweep(const SweepCli& o) {
         int w = 0, h = 0;
         if (std::sscanf(o.gpuSize.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
             return fail(badInput("--gpu-size '" + o.gpuSize + "' is not WxH"));
-        for (std::size_t i = 0; i < points->size(); ++i) {
-            const SweepPoint& p = (*points)[i];
-            if (!p.skipped.empty() || p.plan.whatIf) continue;
-            const KernelInfo& k = *findKernel(p.kernel);
-            const int mw = 2 * p.radius + 1;
-            Problem problem{p.dims == 1 ? w * h : w, p.dims == 1 ? 1 : h, 1, p.dims, mw, p.dims == 1 ? 1 : mw, p.block};
-            auto plan = planLaunch(k, problem, currentLimits(), false);
-            if (!plan) continue;
-            auto t = cuda::benchKernel(*plan, cuda::BenchOptions{});
-            if (t) gpuMs[i] = t->medianMs;
-        }
+        gpuMs = timeSweep(*points, w, h);
     }
 
     std::printf("%-22s %5s %4s %4s %3s | %9s %9s | %9s %9s | %9s %9s%s\n", "kernel", "block", "in", "out", "r",

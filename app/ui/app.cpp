@@ -11,9 +11,10 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName: has the user moved a panel from its place?
+#include <implot.h>
 
 #include "gfx/gl.hpp"
-// After glad (GLFW_INCLUDE_NONE): the key codes of the shortcuts.
+// After glad (GLFW_INCLUDE_NONE): the window's size in screen units.
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
@@ -31,6 +32,7 @@
 #include "ui/kernel_file.hpp"
 #include "ui/lesson_player.hpp"
 #include "ui/panel_lesson.hpp"
+#include "ui/panel_charts.hpp"
 #include "ui/panel_counts.hpp"
 #include "ui/panel_device.hpp"
 #include "ui/panel_editor.hpp"
@@ -149,11 +151,17 @@ Status App::open() {
     } else {
         io.IniFilename = nullptr;
     }
+    // Docking: a teacher may dock panels together for the room; until then
+    // each panel stays where App::layoutSlot() puts it.
+    io.ConfigFlags |= ImGuiConfigFlags_DockingEnable;
+    // The panels' drawings (cells that tile the grid, outlines centred on a
+    // tile's edge) are laid out on the positioning of strokes and fills that
+    // ImGui used before 1.93: adjacent cells meet with no seam, an outline
+    // sits where the tile's edge is. ImGui keeps that mode for every draw list.
+    io.ConfigDebugDrawListDefaultsToStrokeLegacy = true;
+    ImPlot::CreateContext();
     ImGui_ImplGlfw_InitForOpenGL(m_window->handle(), true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
-    // Now rather than in the first NewFrame, so that the font texture
-    // applyTheme() replaces is the only one ever made.
-    ImGui_ImplOpenGL3_CreateDeviceObjects();
     m_imguiReady = true;
 
     auto mapper = gfx::ColorMapper::create();
@@ -179,6 +187,7 @@ Status App::open() {
     m_countsPanel = std::make_unique<CountsPanel>(*this);
     m_hardwarePanel = std::make_unique<HardwarePanel>(*this);
     m_problemsPanel = std::make_unique<ProblemsPanel>(*m_traceSession, m_theme, m_probe);
+    m_chartsPanel = std::make_unique<ChartsPanel>(m_theme, m_probe, [] { gfx::Window::wake(); });
     openKernelFileAtStart();
     if (Status s = openLessonsAtStart(); !s)
         return s;
@@ -220,6 +229,7 @@ void App::close() {
     m_kernelFile.reset();  // stops a compile in progress
     m_runner.reset();  // joins the worker before anything it could wake goes away
     m_problemsPanel.reset();
+    m_chartsPanel.reset();  // waits for its sweep
     m_hardwarePanel.reset();
     m_countsPanel.reset();
     m_sourcePanel.reset();
@@ -238,6 +248,7 @@ void App::close() {
     if (m_imguiReady) {
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
+        ImPlot::DestroyContext();
         ImGui::DestroyContext();  // writes imgui.ini
         m_imguiReady = false;
     }
@@ -256,7 +267,12 @@ int App::run() {
     if (m_options.mode == AppMode::Screenshot || m_options.mode == AppMode::Export) {
         const double deadline = seconds() + kScreenshotTimeoutSeconds;
         for (;;) {
-            m_window->pollEvents();
+            // While the charts' sweep runs, draw a frame only now and then:
+            // drawing flat out takes the cores the sweep needs.
+            if (m_frame > 3 && m_settings.panels.charts && !m_chartsPanel->settled())
+                m_window->waitEvents(0.05);
+            else
+                m_window->pollEvents();
             frame();
             m_settledFrames = settled() ? m_settledFrames + 1 : 0;
             if (m_settledFrames >= kSettleFrames && !m_options.thenOpen.empty() && !m_thenOpened) {
@@ -368,6 +384,9 @@ bool App::settled() const {
     // A picture of the step-through views waits for their trace.
     if (stepThroughShown() && m_submittedId != 0 && !m_traceSession->settled())
         return false;
+    // And a picture of the charts for their sweep.
+    if (m_settings.panels.charts && !m_chartsPanel->settled())
+        return false;
     return m_submittedId == 0 || outcomeIsCurrent();
 }
 
@@ -412,8 +431,8 @@ void App::frame() {
     const bool input = io.MouseDelta.x != 0 || io.MouseDelta.y != 0 || io.MouseWheel != 0 || ImGui::IsAnyMouseDown() ||
                        !io.InputQueueCharacters.empty() || ImGui::IsAnyItemActive();
     m_quietFrames = input ? 0 : m_quietFrames + 1;
-    for (bool down : io.KeysDown)
-        if (down)
+    for (int key = ImGuiKey_NamedKey_BEGIN; key < ImGuiKey_NamedKey_END; ++key)
+        if (ImGui::IsKeyDown(static_cast<ImGuiKey>(key)))
             m_quietFrames = 0;
 
     handleShortcuts();
@@ -449,7 +468,7 @@ void App::handleShortcuts() {
     // Keys typed into a field are not shortcuts (there Esc undoes the edit).
     if (io.WantTextInput)
         return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+    if (ImGui::IsKeyPressed(ImGuiKey_Escape, false)) {
         if (m_settings.panels.help)
             m_settings.panels.help = false;
         else if (!m_focus.empty())
@@ -460,23 +479,23 @@ void App::handleShortcuts() {
     bool question = false;
     for (ImWchar c : io.InputQueueCharacters)
         question |= c == '?';
-    if (ImGui::IsKeyPressed(GLFW_KEY_F1, false) || question)
+    if (ImGui::IsKeyPressed(ImGuiKey_F1, false) || question)
         m_settings.panels.help = !m_settings.panels.help;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F5, false))
+    if (ImGui::IsKeyPressed(ImGuiKey_F5, false))
         rerun();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_L, false))
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_L, false))
         setLecture(!m_settings.lecture);
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_O, false)) {
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_O, false)) {
         m_focusPath = true;
         m_settings.panels.setup = true;
     }
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false))
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_K, false))
         requestOpenKernel();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false))
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_R, false))
         resetLayout();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false))
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_Q, false))
         m_window->requestClose();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) {
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_F, false)) {
         // The panel last clicked (the one with keyboard focus) fills the window; again: back.
         if (!m_focus.empty()) {
             setFocus("");
@@ -581,6 +600,8 @@ void App::drawMenuBar() {
         ImGui::MenuItem("Hardware (SMs over time)", nullptr, &m_settings.panels.hardware);
         ImGui::MenuItem("Problems (races, out of bounds, wrong outputs)", nullptr, &m_settings.panels.problems);
         ImGui::Separator();
+        ImGui::MenuItem("Charts (the strategies compared)", nullptr, &m_settings.panels.charts);
+        ImGui::Separator();
         if (ImGui::MenuItem("Lecture-hall mode", "Ctrl+L", m_settings.lecture))
             setLecture(!m_settings.lecture);
         if (ImGui::MenuItem("Reset layout", "Ctrl+R"))
@@ -619,14 +640,19 @@ App::Rect App::layoutSlot(Slot slot) const {
     if (slot == Slot::Focus)
         return {viewport->Pos.x, top, width, height};
     const float resultHeight = std::round(height * 0.70f);
+    // The set-up panel's width beside the step-through views.
+    const float narrowSetup = std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f);
+    if (slot == Slot::Charts) {
+        // A figure for the board: all the width right of the set-up panel,
+        // over the other panels (close it, or dock it, to see them again).
+        const float setupW = !m_settings.panels.setup ? 0.0f : stepThroughShown() ? narrowSetup : left;
+        return {viewport->Pos.x + setupW, top, width - setupW, height};
+    }
     if (stepThroughShown()) {
         // Setup narrower; then three columns: grid over problems, counts
         // and hardware; threads over shared (and output); result, source and
         // device.
-        const float setupWidth =
-            m_settings.panels.setup
-                ? std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f)
-                : 0.0f;
+        const float setupWidth = m_settings.panels.setup ? narrowSetup : 0.0f;
         // A column whose panels are all closed gives its width to the others,
         // and a panel alone in its column takes the column's height.
         const PanelVisibility& shown = m_settings.panels;
@@ -700,6 +726,7 @@ App::Rect App::layoutSlot(Slot slot) const {
             case Slot::RightBottom:
                 return {x2, top + height - deviceH, c, std::max(deviceH, 1.0f)};
             case Slot::Focus:
+            case Slot::Charts:
             case Slot::Count:
                 break;
         }
@@ -784,6 +811,8 @@ void App::drawPanels() {
         m_problemsPanel->draw(&panels.problems);
     if (panels.editor && placePanel(Slot::Editor, "Editor###editor", "editor"))
         m_editorPanel->draw(&panels.editor);
+    if (panels.charts && placePanel(Slot::Charts, "Charts###charts", "charts"))
+        m_chartsPanel->draw(&panels.charts);
     m_legend->draw();
     if (panels.help)
         m_help->draw(&panels.help);

@@ -2,7 +2,7 @@
 // decides each frame which panels are shown and where (the Tracy and ImHex
 // model: one object that composes small panels; each panel draws itself).
 //
-// One frame:  events -> theme changes (fonts are rebuilt between frames) ->
+// One frame:  events -> theme changes (style and font size, between frames) ->
 //             check the set-up, submit a run when it changed -> menu bar,
 //             shortcuts -> panels -> legend -> help overlay -> render.
 //
@@ -58,6 +58,7 @@ class CountsPanel;
 class HardwarePanel;
 class ProblemsPanel;
 class EditorPanel;
+class ChartsPanel;
 class KernelFile;
 class LessonPlayer;
 class LessonPanel;
@@ -216,6 +217,7 @@ private:
         Problems,
         Editor,
         Focus,  // a focused panel: the whole room below the menu bar (and the lesson bar)
+        Charts,
         Count
     };
 
@@ -320,6 +322,7 @@ private:
     std::unique_ptr<ProblemsPanel> m_problemsPanel;
     std::unique_ptr<KernelFile> m_kernelFile;
     std::unique_ptr<EditorPanel> m_editorPanel;
+    std::unique_ptr<ChartsPanel> m_chartsPanel;
     bool m_kernelFileCheckOff = false;  // its check passed the event budget: the kernel file runs without it
     std::unique_ptr<Exporter> m_exporter;
     std::unique_ptr<ExportDialog> m_exportDialog;

@@ -114,7 +114,7 @@ void App::drawExportMenu() {
 void App::drawExportDialog() {
     if (m_exporter) {
         // Progress in the menu bar's row, outside every panel (so outside the frames).
-        if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false))
+        if (ImGui::IsKeyPressed(ImGuiKey_Escape, false))
             cancelExport();
         // Not in the frames of the whole window, nor off-screen, where no one sees it.
         const bool shown = m_options.mode == AppMode::Interactive && m_exporter &&

@@ -6,10 +6,6 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the window with keyboard focus (Ctrl+F)
 
-#include "gfx/gl.hpp"
-// After glad (GLFW_INCLUDE_NONE): the key codes.
-#include <GLFW/glfw3.h>
-
 #include <cstdio>
 #include <filesystem>
 
@@ -41,6 +37,7 @@ constexpr FocusTarget kFocusTargets[] = {
     {"setup", "Set-up", "Set-up###setup"},
     {"editor", "Editor", "Editor###editor"},
     {"device", "Device", "Device###device"},
+    {"charts", "Charts", "Charts###charts"},
 };
 
 }  // namespace
@@ -160,9 +157,9 @@ bool App::handleLessonKeys() {
     if (!m_lessons->active() || io.WantTextInput || io.KeyCtrl)
         return false;
     bool moved = false;
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
+    if (ImGui::IsKeyPressed(ImGuiKey_PageDown) || ImGui::IsKeyPressed(ImGuiKey_RightArrow))
         moved |= m_lessons->next();
-    if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP) || ImGui::IsKeyPressed(GLFW_KEY_LEFT))
+    if (ImGui::IsKeyPressed(ImGuiKey_PageUp) || ImGui::IsKeyPressed(ImGuiKey_LeftArrow))
         moved |= m_lessons->previous();
     return moved;
 }

@@ -61,6 +61,7 @@ struct PanelVisibility {
     bool hardware = false;  // the SMs' timeline of an instrumented GPU run
     bool problems = true;   // races, accesses outside the arrays, wrong outputs
     bool editor = false;    // the student's own kernel file
+    bool charts = false;    // the strategies compared over a sweep (ImPlot)
 };
 
 // What persists between runs (besides ImGui's own imgui.ini for window places).

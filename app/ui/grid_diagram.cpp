@@ -1,5 +1,7 @@
 #include "ui/grid_diagram.hpp"
 
+#include "ui/widgets.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -11,12 +13,16 @@ namespace tilescope::ui {
 // [SECTION] The draw-list canvas
 
 void DrawListCanvas::cells(ImVec2 a, ImVec2 b, int, int, int, int, const std::function<ImU32(int, int)>&) {
-    if (m_base)
+    if (m_base) {
+        // Our textures keep their own (nearest) filtering: one cell, one colour.
+        beginOwnTextureFiltering(m_draw);
         m_draw->AddImage(m_base, a, b);
+        endOwnTextureFiltering(m_draw);
+    }
 }
 
 void DrawListCanvas::rect(ImVec2 a, ImVec2 b, ImU32 colour, float thickness) {
-    m_draw->AddRect(a, b, colour, 0.0f, 0, thickness);
+    m_draw->AddRect(a, b, colour, 0.0f, thickness);
 }
 
 void DrawListCanvas::rectFilled(ImVec2 a, ImVec2 b, ImU32 colour) {

@@ -5,15 +5,9 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "ui/widgets.hpp"
+
 namespace tilescope::ui {
-
-namespace {
-
-ImTextureID textureId(GLuint texture) {
-    return reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture));
-}
-
-}  // namespace
 
 float fitCell(int width, int height, ImVec2 space, float maxCell) {
     if (width <= 0 || height <= 0)
@@ -65,7 +59,9 @@ ImageViewPlacement drawImageView(const char* id, gfx::ColorMappedImage& texture,
         return place;
 
     ImGui::PushID(id);
+    beginOwnTextureFiltering(ImGui::GetWindowDrawList());
     ImGui::Image(textureId(texture.texture(mapper)), size);
+    endOwnTextureFiltering(ImGui::GetWindowDrawList());
     const bool hovered = ImGui::IsItemHovered();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const Palette& palette = theme.palette;
@@ -107,7 +103,7 @@ ImageViewPlacement drawImageView(const char* id, gfx::ColorMappedImage& texture,
     }
 
     draw->AddRect({place.min.x - 1, place.min.y - 1}, {place.min.x + size.x + 1, place.min.y + size.y + 1},
-                  palette.frame, 0.0f, 0, theme.lineWidth);
+                  palette.frame, 0.0f, theme.lineWidth);
 
     if (hovered && values) {
         const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -115,7 +111,7 @@ ImageViewPlacement drawImageView(const char* id, gfx::ColorMappedImage& texture,
         const int y = std::clamp(static_cast<int>((mouse.y - place.min.y) / cell), 0, place.height - 1);
         ImVec2 a, b;
         place.cellRect(x, y, a, b);
-        draw->AddRect(a, b, palette.selection, 0.0f, 0, theme.lineWidth);
+        draw->AddRect(a, b, palette.selection, 0.0f, theme.lineWidth);
         ImGui::BeginTooltip();
         if (values->rank == 1)
             ImGui::Text("%s[%d]", arrayName, x);

@@ -25,8 +25,7 @@ void LayoutProbe::recordClippedText() {
     const ImTextureID font = ImGui::GetIO().Fonts->TexID;
 #endif
     std::size_t glyphs = 0;
-    for (int l = 0; l < data->CmdListsCount; ++l) {
-        const ImDrawList* list = data->CmdLists[l];
+    for (const ImDrawList* list : data->CmdLists) {
         const char* owner = list->_OwnerName ? list->_OwnerName : "";
         for (const ImDrawCmd& cmd : list->CmdBuffer) {
             if (cmd.UserCallback)

@@ -28,7 +28,7 @@ constexpr PanelName kPanels[] = {
     {"shared", &PanelVisibility::shared},   {"output", &PanelVisibility::output},
     {"source", &PanelVisibility::source},   {"counts", &PanelVisibility::counts},
     {"hardware", &PanelVisibility::hardware}, {"problems", &PanelVisibility::problems},
-    {"editor", &PanelVisibility::editor},
+    {"editor", &PanelVisibility::editor},   {"charts", &PanelVisibility::charts},
 };
 
 constexpr QuestionKindInfo kQuestions[] = {
@@ -161,7 +161,7 @@ public:
         // A lesson starts on the CPU with the panels a step-through needs.
         m_state.setup.backend = Backend::Cpu;
         m_state.panels = PanelVisibility{false, false, false, false, true, true, true, false, true, false,
-                                         false, false, false};
+                                         false, false, false, false};
     }
 
     LessonRead run(std::string_view text) {
@@ -378,7 +378,7 @@ private:
             }
         } else if (key == "panels") {
             PanelVisibility panels{false, false, false, false, false, false, false,
-                                   false, false, false, false, false, false};
+                                   false, false, false, false, false, false, false};
             for (std::string name : words(value)) {
                 if (!name.empty() && name.back() == ',')
                     name.pop_back();

@@ -25,7 +25,7 @@ void brackets(ImDrawList* draw, ImVec2 a, ImVec2 b, float arm, ImU32 colour, flo
     for (int i = 0; i < 4; ++i) {
         const ImVec2 c = corners[i];
         const ImVec2 pts[3] = {{c.x + dx[i] * arm, c.y}, c, {c.x, c.y + dy[i] * arm}};
-        draw->AddPolyline(pts, 3, colour, 0, thickness);
+        draw->AddPolyline(pts, 3, colour, thickness, ImDrawFlags_JoinMiter);
     }
 }
 
@@ -77,8 +77,8 @@ void drawLessonCellMarks(ImDrawList* draw, const Theme& theme, LayoutProbe& prob
                     draw->AddLine(u, v, colour, thick);
                 }
         } else {
-            draw->AddRect(p, q, palette.pointerCasing, 0.0f, 0, thick * 1.6f);
-            draw->AddRect(p, q, colour, 0.0f, 0, thick);
+            draw->AddRect(p, q, palette.pointerCasing, 0.0f, thick * 1.6f);
+            draw->AddRect(p, q, colour, 0.0f, thick);
         }
         if (cross) {
             draw->AddLine(p, q, colour, thick);

@@ -18,7 +18,7 @@ void DevicePanel::draw(bool* open) {
     const Theme& theme = m_app.theme();
     const GpuStatus& gpu = m_app.gpu();
     const DeviceLimits limits = currentLimits();
-    ImGui::PushFont(theme.heading);
+    pushHeadingFont(theme);
     ImGui::TextWrapped("%s", limits.name.c_str());
     ImGui::PopFont();
     if (!gpu.available) {
@@ -39,7 +39,7 @@ void DevicePanel::draw(bool* open) {
     int index = 0;
     for (const LimitUse& row : describeLimits(*check.kernel, plan, limits, maskWidth)) {
         ImGui::Spacing();
-        ImGui::PushFont(theme.heading);
+        pushHeadingFont(theme);
         ImGui::TextUnformatted(row.limit.c_str());
         ImGui::PopFont();
         ImGui::SameLine();

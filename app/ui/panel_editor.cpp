@@ -3,10 +3,6 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
-#include "gfx/gl.hpp"
-// After glad (GLFW_INCLUDE_NONE): the key code of Ctrl+S.
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -35,7 +31,7 @@ int onText(ImGuiInputTextCallbackData* data) {
     auto* probe = static_cast<CursorProbe*>(data->UserData);
     if (data->EventFlag != ImGuiInputTextFlags_CallbackAlways)
         return 0;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Tab)) && data->CursorPos > 0 &&
+    if (ImGui::IsKeyPressed(ImGuiKey_Tab) && data->CursorPos > 0 &&
         data->Buf[data->CursorPos - 1] == '\t') {
         data->DeleteChars(data->CursorPos - 1, 1);
         data->InsertChars(data->CursorPos, "    ");
@@ -85,7 +81,7 @@ void EditorPanel::draw(bool* open) {
     }
     m_probe.recordWindow("editor.window");
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_S, false) && !m_state.path.empty() && m_callbacks.compile)
+    if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_S, false) && !m_state.path.empty() && m_callbacks.compile)
         m_callbacks.compile();
     drawToolbar();
     if (m_state.showPathField || m_state.path.empty())
@@ -116,7 +112,7 @@ void EditorPanel::drawToolbar() {
     const Palette& palette = m_theme.palette;
     if (!m_state.path.empty()) {
         const std::filesystem::path path(m_state.path);
-        ImGui::PushFont(m_theme.heading);
+        pushHeadingFont(m_theme);
         ImGui::TextUnformatted(path.filename().string().c_str());
         ImGui::PopFont();
         if (ImGui::IsItemHovered())
@@ -211,7 +207,7 @@ void EditorPanel::drawStatus() {
     if (m_state.verdict != Verdict::None && !m_state.verdictText.empty()) {
         const bool good = m_state.verdict == Verdict::Right;
         const bool bad = m_state.verdict == Verdict::Wrong || m_state.verdict == Verdict::Failed;
-        ImGui::PushFont(m_theme.heading);
+        pushHeadingFont(m_theme);
         colouredText(good ? palette.good : bad ? palette.error : palette.muted, m_state.verdictText);
         ImGui::PopFont();
         m_probe.record("editor.verdict", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), m_state.verdictText);
@@ -236,7 +232,7 @@ void EditorPanel::drawStatus() {
 void EditorPanel::drawText(float height) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const Palette& palette = m_theme.palette;
-    ImGui::PushFont(m_theme.mono);
+    pushMonoFont(m_theme);
     const float lineHeight = ImGui::GetTextLineHeight();  // what the text box advances by
     const int lines = lineCount(m_state.text);
     const int digits = std::max(3, static_cast<int>(std::to_string(lines).size()));
@@ -246,7 +242,7 @@ void EditorPanel::drawText(float height) {
     const ImVec2 pad = style.FramePadding;
 
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0.0f, 0.0f});
-    ImGui::BeginChild("##editor-scroll", {0.0f, height}, true);
+    ImGui::BeginChild("##editor-scroll", {0.0f, height}, ImGuiChildFlags_Borders);
     ImGui::PopStyleVar();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();  // the content's top left (scrolled)

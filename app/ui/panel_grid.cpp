@@ -17,16 +17,9 @@
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
+#include "ui/widgets.hpp"
 
 namespace tilescope::ui {
-
-namespace {
-
-ImTextureID textureId(GLuint texture) {
-    return reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture));
-}
-
-}  // namespace
 
 void GridPanel::draw(bool* open) {
     if (!ImGui::Begin("Grid of N###grid", open)) {
@@ -201,7 +194,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     placement.viewMin = origin;
     placement.viewMax = {origin.x + size.x, origin.y + size.y};
     placement.lineWidth = theme.lineWidth;
-    placement.monoSize = theme.mono ? theme.mono->FontSize : 13.0f;
+    placement.monoSize = theme.fontPixels;
     const GridLegend shown = drawGridDiagram(target, palette, theme, scene, m_overlays, placement);
     // A lesson's marks: the cells the step points at, the cells of an answer.
     const LessonMarks* marks = runIndex == 0 ? m_app.lessonMarks() : nullptr;

@@ -142,7 +142,7 @@ void HardwarePanel::draw(bool* open) {
     // Bars.
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const BlockHardware* hovered = nullptr;
-    ImGui::PushFont(theme.mono);
+    pushMonoFont(theme);
     for (const BlockHardware& h : trace->hardware) {
         const int row = rowOfSm[h.sm];
         const float y0 = origin.y + rowHeight * static_cast<float>(row) + gap;
@@ -153,9 +153,9 @@ void HardwarePanel::draw(bool* open) {
         const ImU32 fill = isSelected ? palette.halo : palette.inputTile;
         draw->AddRectFilled({x0, y0}, {x1, y1}, fill);
         if (isSelected)
-            draw->AddRect({x0, y0}, {x1, y1}, palette.selection, 0.0f, 0, std::max(2.0f, theme.lineWidth * 2.0f));
+            draw->AddRect({x0, y0}, {x1, y1}, palette.selection, 0.0f, std::max(2.0f, theme.lineWidth * 2.0f));
         else if (x1 - x0 >= 4.0f)
-            draw->AddRect({x0, y0}, {x1, y1}, palette.frame, 0.0f, 0, 1.0f);
+            draw->AddRect({x0, y0}, {x1, y1}, palette.frame, 0.0f, 1.0f);
         const std::string label = blockText(*trace, h.block);
         const ImVec2 size = ImGui::CalcTextSize(label.c_str());
         if (size.x + 4.0f <= x1 - x0 && size.y <= y1 - y0)

@@ -22,7 +22,7 @@ void HelpPanel::draw(bool* open) {
             for (const Shortcut& s : m_app.shortcuts()) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                ImGui::PushFont(m_app.theme().mono);
+                pushMonoFont(m_app.theme());
                 ImGui::TextUnformatted(s.keys);
                 ImGui::PopFont();
                 ImGui::TableNextColumn();

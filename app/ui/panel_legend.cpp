@@ -6,6 +6,7 @@
 
 #include "ui/app.hpp"
 #include "ui/image_view.hpp"
+#include "ui/widgets.hpp"
 
 namespace tilescope::ui {
 
@@ -38,9 +39,11 @@ void LegendPanel::drawBar(const Bar& bar, int index) {
     ImGui::SameLine();
     const GLuint texture = m_app.colorMapper().colormapTexture(bar.map).id();
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {barWidth, barHeight});
+    beginOwnTextureFiltering(ImGui::GetWindowDrawList());
+    ImGui::Image(textureId(texture), {barWidth, barHeight});
+    endOwnTextureFiltering(ImGui::GetWindowDrawList());
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw->AddRect({at.x - 1, at.y - 1}, {at.x + barWidth + 1, at.y + barHeight + 1}, theme.palette.frame, 0.0f, 0,
+    draw->AddRect({at.x - 1, at.y - 1}, {at.x + barWidth + 1, at.y + barHeight + 1}, theme.palette.frame, 0.0f,
                   theme.lineWidth);
     if (bar.map == gfx::ColorMap::Diverging) {
         // Zero sits in the middle of a diverging bar: mark it.
@@ -67,10 +70,10 @@ void LegendPanel::draw() {
                                    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_AlwaysAutoResize;
     if (ImGui::Begin("Legend###legend", nullptr, flags)) {
         ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
-        ImGui::PushFont(theme.heading);
+        pushHeadingFont(theme);
         ImGui::TextUnformatted("Legend");
         ImGui::PopFont();
-        const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+        const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
         const float gap = theme.fontPixels * 1.5f;
 
         // Items flow left to right and wrap when the next one would not fit.
@@ -93,7 +96,7 @@ void LegendPanel::draw() {
             const ImVec2 at = ImGui::GetCursorScreenPos();
             ImDrawList* draw = ImGui::GetWindowDrawList();
             draw->AddRectFilled(at, {at.x + box, at.y + box}, s.colour);
-            draw->AddRect(at, {at.x + box, at.y + box}, theme.palette.frame, 0.0f, 0, theme.lineWidth * 0.75f);
+            draw->AddRect(at, {at.x + box, at.y + box}, theme.palette.frame, 0.0f, theme.lineWidth * 0.75f);
             ImGui::Dummy({box, box});
             ImGui::SameLine();
             ImGui::TextUnformatted(s.label.c_str());

@@ -52,8 +52,8 @@ void LessonPanel::draw(float x, float y, float width) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float buttons = ImGui::CalcTextSize("< Back").x + ImGui::CalcTextSize("Next >").x +
                           ImGui::CalcTextSize("End").x + style.FramePadding.x * 6.0f + style.ItemSpacing.x * 3.0f;
-    const float right = ImGui::GetWindowContentRegionMax().x - buttons;
-    ImGui::PushFont(m_theme.heading);
+    const float right = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - buttons;
+    pushHeadingFont(m_theme);
     ImGui::TextUnformatted(step->title.c_str());
     ImGui::PopFont();
     m_probe.record("lesson.title", itemMin(), itemMax(), step->title);
@@ -97,7 +97,7 @@ void LessonPanel::draw(float x, float y, float width) {
         const LessonQuestion& q = *step->question;
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, palette.warning);
-        ImGui::PushFont(m_theme.heading);
+        pushHeadingFont(m_theme);
         ImGui::TextUnformatted(("Predict: " + q.text).c_str());
         ImGui::PopFont();
         ImGui::PopStyleColor();
@@ -142,7 +142,7 @@ void LessonPanel::draw(float x, float y, float width) {
                 const auto& grade = m_player.grade();
                 const auto& expected = m_player.expected();
                 if (grade) {
-                    ImGui::PushFont(m_theme.heading);
+                    pushHeadingFont(m_theme);
                     ImGui::TextColored(grade->right ? palette.good : palette.error, "%s %s",
                                        grade->right ? "\xe2\x9c\x93" : "\xe2\x9c\x97", grade->summary.c_str());
                     ImGui::PopFont();
@@ -159,7 +159,7 @@ void LessonPanel::draw(float x, float y, float width) {
                         std::snprintf(text, sizeof text, v == static_cast<long long>(v) ? "%.0f" : "%.6g", v);
                         numbers += (numbers.empty() ? "" : " ") + std::string(text);
                     }
-                    ImGui::PushFont(m_theme.heading);
+                    pushHeadingFont(m_theme);
                     ImGui::Text("Answer: %s", expected->byCells ? "the cells outlined on the grid" : numbers.c_str());
                     ImGui::PopFont();
                     m_probe.record("lesson.grade", itemMin(), itemMax(), "revealed");

@@ -66,9 +66,9 @@ void OutputPanel::draw(bool* open) {
                 cellLabel(draw, theme, a, b, nan ? "NaN" : shortValue(*v).c_str(), textOver(fill));
         }
     draw->AddRect({origin.x + cell * g.computed.x0, origin.y + cell * g.computed.y0},
-                  {origin.x + cell * g.computed.x1, origin.y + cell * g.computed.y1}, palette.outputTile, 0.0f, 0,
+                  {origin.x + cell * g.computed.x1, origin.y + cell * g.computed.y1}, palette.outputTile, 0.0f,
                   std::max(2.0f, theme.lineWidth * 2.0f));
-    draw->AddRect(origin, {origin.x + cell * width, origin.y + cell * height}, palette.frame, 0.0f, 0, theme.lineWidth);
+    draw->AddRect(origin, {origin.x + cell * width, origin.y + cell * height}, palette.frame, 0.0f, theme.lineWidth);
     m_app.probe().record("output.cell0", origin, {origin.x + cell, origin.y + cell}, std::to_string(width));
     // Every output that differs from the reference (in any block: the whole
     // launch ran), outlined over whatever the cursor has drawn so far.

@@ -51,7 +51,7 @@ void ProblemsPanel::draw(bool* open) {
         colouredText(palette.good, std::string("\xE2\x9C\x93 ") + text);
         m_probe.record("problems.clean", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
     } else {
-        ImGui::PushFont(m_theme.heading);
+        pushHeadingFont(m_theme);
         const std::string summary = trace.kernel + ": " + set->summary();
         ImGui::TextWrapped("%s", summary.c_str());
         ImGui::PopFont();
@@ -77,7 +77,7 @@ void ProblemsPanel::draw(bool* open) {
 
     // The list scrolls under the lines above, which stay in view. Items are
     // ordered by kind: one range, under one header, per kind.
-    ImGui::BeginChild("##list", {0.0f, 0.0f}, false, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::BeginChild("##list", {0.0f, 0.0f}, ImGuiChildFlags_None, ImGuiWindowFlags_HorizontalScrollbar);
     const std::vector<ProblemReport>& items = set->items;
     for (std::size_t begin = 0; begin < items.size();) {
         std::size_t end = begin;
@@ -127,8 +127,7 @@ void ProblemsPanel::drawKind(int kind, std::size_t begin, std::size_t end) {
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(end - begin));
     if (reveal)
-        clipper.ForceDisplayRangeByIndices(static_cast<int>(*selected - begin),
-                                           static_cast<int>(*selected - begin) + 1);
+        clipper.IncludeItemByIndex(static_cast<int>(*selected - begin));
     while (clipper.Step()) {
         for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
             const std::size_t index = begin + static_cast<std::size_t>(row);

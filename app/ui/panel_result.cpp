@@ -153,7 +153,7 @@ void ResultPanel::drawImages() {
     const float maxCell = theme.fontPixels * 5.0f;  // a 7-element array stays a row of readable cells
 
     auto caption = [&](const std::string& name, const char* role, const gfx::ColorMappedImage& image) {
-        ImGui::PushFont(theme.heading);
+        pushHeadingFont(theme);
         ImGui::Text("%s %s", role, name.c_str());
         ImGui::PopFont();
         ImGui::SameLine();

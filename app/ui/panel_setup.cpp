@@ -235,7 +235,7 @@ void SetupPanel::drawMaskGrid() {
     const float gridWidth = cellWidth * mask.width + ImGui::GetStyle().ItemSpacing.x * (mask.width - 1);
     const float gridHeight = ImGui::GetFrameHeightWithSpacing() * mask.height + ImGui::GetStyle().WindowPadding.y;
     const bool scroll = gridWidth > ImGui::GetContentRegionAvail().x;
-    ImGui::BeginChild("maskgrid", {0.0f, gridHeight + (scroll ? ImGui::GetStyle().ScrollbarSize : 0.0f)}, false,
+    ImGui::BeginChild("maskgrid", {0.0f, gridHeight + (scroll ? ImGui::GetStyle().ScrollbarSize : 0.0f)}, ImGuiChildFlags_None,
                       ImGuiWindowFlags_HorizontalScrollbar);
     for (int y = 0; y < mask.height; ++y) {
         for (int x = 0; x < mask.width; ++x) {

@@ -21,7 +21,7 @@ void SharedPanel::draw(bool* open) {
         return;
     // In compare mode each kernel's tile and mask, one above the other.
     Seen seen;
-    stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share, seen); });
+    stackRuns(session, m_app.theme(), [&](int i, float share) { drawRun(i, share, seen); });
     const Palette& palette = m_app.theme().palette;
     if (seen.ghostZero && !m_app.panels().grid)
         m_app.legend().addSwatch(palette.ghost, "ghost, stored 0");
@@ -91,7 +91,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
             draw->AddRectFilled(a, b, fill);
             if (!ghost && held->kind == CellKind::Halo)
                 draw->AddRect({a.x + band * 0.5f, a.y + band * 0.5f}, {b.x - band * 0.5f, b.y - band * 0.5f},
-                              palette.halo, 0.0f, 0, band);
+                              palette.halo, 0.0f, band);
             draw->AddRect(a, b, palette.cellGrid);
             if (cell >= theme.fontPixels * 1.8f)
                 cellLabel(draw, theme, a, b, shortValue(held->value).c_str(), textOver(fill));
@@ -180,7 +180,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
                 cellLabel(draw, theme, a, b, shortValue(mask.values[static_cast<std::size_t>(i)]).c_str(),
                           textOver(fill));
             if (i == tap)
-                draw->AddRect({a.x + 1, a.y + 1}, {b.x - 1, b.y - 1}, palette.selection, 0.0f, 0,
+                draw->AddRect({a.x + 1, a.y + 1}, {b.x - 1, b.y - 1}, palette.selection, 0.0f,
                               std::max(3.0f, theme.lineWidth * 3.0f));
         }
     }

@@ -25,7 +25,7 @@ void SourcePanel::draw(bool* open) {
     // In compare mode each kernel's source, one above the other, each at its
     // selected thread's line.
     m_struck = false;
-    stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share); });
+    stackRuns(session, m_app.theme(), [&](int i, float share) { drawRun(i, share); });
     if (m_struck)
         m_app.legend().addSwatch(m_app.theme().palette.problem, "__syncthreads() dropped (struck through)");
     ImGui::End();
@@ -76,8 +76,8 @@ void SourcePanel::drawRun(int i, float height) {
     const float codeHeight =
         std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f, height - (ImGui::GetCursorScreenPos().y - top));
     // Long lines wrap under their own first column (never cut at the panel's edge).
-    ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, false);
-    ImGui::PushFont(theme.mono);
+    ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, ImGuiChildFlags_None);
+    pushMonoFont(theme);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     int& shownLine = m_shownLine[static_cast<std::size_t>(i)];
     int n = 1;
@@ -159,7 +159,7 @@ void SourcePanel::drawMargin(unsigned line, bool barriers) {
     const ImVec2 a{at.x + inset, at.y + inset}, b{at.x + size - inset, at.y + size - inset};
     const ImU32 ink = kept ? ImGui::GetColorU32(ImGuiCol_Text) : theme.palette.problem;
     draw->AddRectFilled(a, b, ImGui::GetColorU32(hovered ? ImGuiCol_FrameBgHovered : ImGuiCol_FrameBg));
-    draw->AddRect(a, b, ink, 0.0f, 0, std::max(1.0f, theme.lineWidth));
+    draw->AddRect(a, b, ink, 0.0f, std::max(1.0f, theme.lineWidth));
     if (kept)
         ImGui::RenderCheckMark(draw, {a.x + inset, a.y + inset}, ink, b.x - a.x - 2.0f * inset);
     m_app.probe().record("source.barrier." + std::to_string(line), a, b, kept ? "kept" : "dropped");

@@ -23,7 +23,7 @@ void ThreadsPanel::draw(bool* open) {
     // In compare mode each kernel's block, one above the other, stepping together.
     bool seen[16] = {};
     m_problemShown = false;
-    stackRuns(session, m_app.theme().heading, [&](int i, float share) { drawRun(i, share, seen); });
+    stackRuns(session, m_app.theme(), [&](int i, float share) { drawRun(i, share, seen); });
 
     LegendPanel& legend = m_app.legend();
     const Palette& palette = m_app.theme().palette;
@@ -108,7 +108,7 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
         // Each warp is a rectangle (whole rows, or a run within a row): one outline each.
         for (unsigned first = 0; first < lanes; first += kWarpSize) {
             const ImVec2 a = at(first), last = at(std::min(first + kWarpSize, lanes) - 1);
-            draw->AddRect(a, {last.x + cell, last.y + cell}, warpLine, 0.0f, 0, thick);
+            draw->AddRect(a, {last.x + cell, last.y + cell}, warpLine, 0.0f, thick);
         }
     } else {
         // Otherwise a line wherever a neighbour belongs to another warp, and round the edge.
@@ -128,7 +128,7 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
     }
     {
         const ImVec2 a = at(selected);
-        draw->AddRect({a.x - 1, a.y - 1}, {a.x + cell + 1, a.y + cell + 1}, palette.selection, 0.0f, 0, thick * 1.2f);
+        draw->AddRect({a.x - 1, a.y - 1}, {a.x + cell + 1, a.y + cell + 1}, palette.selection, 0.0f, thick * 1.2f);
     }
     // The threads a lesson step points at (by threadIdx).
     if (const LessonMarks* marks = i == 0 ? m_app.lessonMarks() : nullptr) {

@@ -63,6 +63,7 @@ constexpr std::pair<const char*, bool PanelVisibility::*> kPersistedPanels[] = {
     {"output", &PanelVisibility::output},     {"source", &PanelVisibility::source},
     {"counts", &PanelVisibility::counts},     {"hardware", &PanelVisibility::hardware},
     {"problems", &PanelVisibility::problems}, {"editor", &PanelVisibility::editor},
+    {"charts", &PanelVisibility::charts},
 };
 
 std::string settingsToJson(const Settings& s) {

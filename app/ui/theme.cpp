@@ -1,6 +1,5 @@
 #include "ui/theme.hpp"
 
-#include <backends/imgui_impl_opengl3.h>
 #include <imgui_freetype.h>
 
 #include <algorithm>
@@ -44,6 +43,12 @@ Palette lecturePalette() {
     p.answerRight = rgb(0x00664A);  // dark bluish green
     p.answerWrong = rgb(0xD10000);
     p.answerMissed = rgb(0xA8009E);
+    p.series[0] = rgb(0x0072B2);  // blue
+    p.series[1] = rgb(0xD55E00);  // vermillion
+    p.series[2] = rgb(0x009E73);  // bluish green
+    p.series[3] = rgb(0xA8009E);  // magenta (the reddish purple, darkened for a line on white)
+    p.series[4] = rgb(0xB07A00);  // orange, darkened for a line on white
+    p.bookFormula = rgb(0x404040);
     p.cellGrid = IM_COL32(0, 0, 0, 110);
     p.frame = rgb(0x000000);
     p.error = rgbVec(0xA33A00);  // vermillion, darkened to read as text on white
@@ -74,6 +79,12 @@ Palette everydayPalette() {
     p.answerRight = rgb(0x6FD6A8);
     p.answerWrong = rgb(0xFF2A2A);
     p.answerMissed = rgb(0xFF4DFF);
+    p.series[0] = rgb(0x56B4E9);  // sky blue
+    p.series[1] = rgb(0xFF7A33);  // vermillion, lightened for a dark background
+    p.series[2] = rgb(0x2FD0A0);  // bluish green, lightened
+    p.series[3] = rgb(0xE090C0);  // reddish purple, lightened
+    p.series[4] = rgb(0xF0E442);  // yellow
+    p.bookFormula = rgb(0xB0B0B0);
     p.cellGrid = IM_COL32(0, 0, 0, 90);
     p.frame = rgb(0xB0B0B0);
     p.error = rgbVec(0xFF8A5C);
@@ -100,17 +111,15 @@ std::filesystem::path findFont(const char* file) {
     return {};
 }
 
-// Latin, Greek, punctuation, arrows, mathematical operators, geometric shapes
-// and symbols: what the labels use (×, ≤, →, ■, ⚠, ✓).
-const ImWchar kGlyphs[] = {0x0020, 0x00FF, 0x0370, 0x03FF, 0x2010, 0x205E, 0x2190, 0x21FF, 0x2200,
-                           0x22FF, 0x25A0, 0x25FF, 0x2600, 0x26FF, 0x2700, 0x27BF, 0};
-
-void buildFonts(Theme& theme, float units, float scale) {
-    const float pixels = std::round(units * scale);
+// The three fonts, loaded once: ImGui (1.92 and later) renders glyphs on
+// demand at the size and density they are drawn at, so a new size (lecture
+// mode, a window on another monitor) needs no new atlas. Every glyph of the
+// files is available (×, ≤, →, ■, ⚠, ✓ included).
+void loadFonts(Theme& theme) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
-    io.Fonts->FontBuilderIO = ImGuiFreeType::GetBuilderForFreeType();
-    io.Fonts->FontBuilderFlags = 0;  // the font's own hinting: sharpest at small sizes
+    io.Fonts->SetFontLoader(ImGuiFreeType::GetFontLoader());
+    io.Fonts->FontLoaderFlags = 0;  // the font's own hinting: sharpest at small sizes
 
     const auto sans = findFont("DejaVuSans.ttf");
     const auto mono = findFont("DejaVuSansMono.ttf");
@@ -118,33 +127,37 @@ void buildFonts(Theme& theme, float units, float scale) {
     ImFontConfig config;
     config.OversampleH = config.OversampleV = 1;  // FreeType renders at the exact size
     if (!sans.empty() && !mono.empty()) {
-        theme.ui = io.Fonts->AddFontFromFileTTF(sans.c_str(), pixels, &config, kGlyphs);
-        theme.mono = io.Fonts->AddFontFromFileTTF(mono.c_str(), pixels, &config, kGlyphs);
-        theme.heading = io.Fonts->AddFontFromFileTTF((bold.empty() ? sans : bold).c_str(), std::round(pixels * 1.15f),
-                                                     &config, kGlyphs);
+        theme.ui = io.Fonts->AddFontFromFileTTF(sans.c_str(), 16.0f, &config);
+        theme.mono = io.Fonts->AddFontFromFileTTF(mono.c_str(), 16.0f, &config);
+        theme.heading = io.Fonts->AddFontFromFileTTF((bold.empty() ? sans : bold).c_str(), 16.0f, &config);
     }
     theme.crispFonts = theme.ui && theme.mono && theme.heading;
     if (!theme.crispFonts) {
         io.Fonts->Clear();
-        ImFontConfig fallback;
-        fallback.SizePixels = std::round(pixels);
-        theme.ui = theme.mono = theme.heading = io.Fonts->AddFontDefault(&fallback);
+        theme.ui = theme.mono = theme.heading = io.Fonts->AddFontDefault();
         theme.fontProblem =
             "DejaVu fonts not found (install fonts-dejavu-core, or set TILESCOPE_FONT_DIR): "
             "using ImGui's bitmap font";
     } else {
         theme.fontProblem.clear();
     }
-    io.Fonts->Build();
-    io.FontGlobalScale = 1.0f / scale;  // glyphs made at real pixels, laid out in units
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
-    theme.fontPixels = units;
-    theme.rasterScale = scale;
 }
 
 void everydayStyle(ImGuiStyle& style) {
     ImGui::StyleColorsDark(&style);
+    // The ImGui of imgui-bundle greys the dark style's windows and frames;
+    // these are the colours the panels and the palette were chosen against
+    // (Dear ImGui's classic dark style): near-black windows, blue fields.
+    ImVec4* c = style.Colors;
+    c[ImGuiCol_TextDisabled] = ImVec4(0.50f, 0.50f, 0.50f, 1.00f);
+    c[ImGuiCol_WindowBg] = ImVec4(0.06f, 0.06f, 0.06f, 0.94f);
+    c[ImGuiCol_FrameBg] = ImVec4(0.16f, 0.29f, 0.48f, 0.54f);
+    c[ImGuiCol_FrameBgHovered] = ImVec4(0.26f, 0.59f, 0.98f, 0.40f);
+    c[ImGuiCol_FrameBgActive] = ImVec4(0.26f, 0.59f, 0.98f, 0.67f);
+    c[ImGuiCol_CheckboxSelectedBg] = c[ImGuiCol_FrameBg];
+    c[ImGuiCol_TableHeaderBg] = ImVec4(0.19f, 0.19f, 0.20f, 1.00f);
+    c[ImGuiCol_TableBorderStrong] = ImVec4(0.31f, 0.31f, 0.35f, 1.00f);
+    c[ImGuiCol_TableBorderLight] = ImVec4(0.23f, 0.23f, 0.25f, 1.00f);
     style.WindowRounding = 4.0f;
     style.FrameRounding = 3.0f;
     style.GrabRounding = 3.0f;
@@ -167,6 +180,7 @@ void lectureStyle(ImGuiStyle& style) {
     c[ImGuiCol_FrameBg] = ImVec4(0.92f, 0.92f, 0.92f, 1);
     c[ImGuiCol_FrameBgHovered] = ImVec4(0.80f, 0.88f, 0.97f, 1);
     c[ImGuiCol_FrameBgActive] = ImVec4(0.70f, 0.82f, 0.95f, 1);
+    c[ImGuiCol_CheckboxSelectedBg] = c[ImGuiCol_FrameBg];  // a ticked box looks like any field (as before ImGui 1.92)
     c[ImGuiCol_TitleBg] = ImVec4(0.85f, 0.85f, 0.85f, 1);
     c[ImGuiCol_TitleBgActive] = ImVec4(0.62f, 0.77f, 0.93f, 1);  // light blue: black titles stay readable
     c[ImGuiCol_TitleBgCollapsed] = ImVec4(0.85f, 0.85f, 0.85f, 1);
@@ -193,6 +207,10 @@ void lectureStyle(ImGuiStyle& style) {
 
 }  // namespace
 
+Palette paletteFor(bool lecture) {
+    return lecture ? lecturePalette() : everydayPalette();
+}
+
 float fontPixelsFor(bool lecture, float windowHeight, float contentScale) {
     if (lecture)
         return std::clamp(std::round(windowHeight / 34.0f), 22.0f, 64.0f);
@@ -200,11 +218,15 @@ float fontPixelsFor(bool lecture, float windowHeight, float contentScale) {
 }
 
 void applyTheme(Theme& theme, bool lecture, float fontPixels, float framebufferScale) {
-    framebufferScale = std::max(framebufferScale, 1.0f);
-    if (!theme.ui || std::abs(fontPixels - theme.fontPixels) >= 0.5f || framebufferScale != theme.rasterScale)
-        buildFonts(theme, fontPixels, framebufferScale);
+    if (!theme.ui)
+        loadFonts(theme);
+    // Whole pixels, as the fonts were built before ImGui rendered glyphs on demand.
+    fontPixels = std::round(fontPixels);
+    theme.fontPixels = fontPixels;
+    theme.headingPixels = std::round(fontPixels * 1.15f);
+    theme.rasterScale = std::max(framebufferScale, 1.0f);
     theme.lecture = lecture;
-    theme.palette = lecture ? lecturePalette() : everydayPalette();
+    theme.palette = paletteFor(lecture);
     // Lines thicken with the type: thin lines are the first thing a projector loses.
     theme.lineWidth = lecture ? std::max(2.5f, fontPixels / 10.0f) : std::max(1.0f, fontPixels / 16.0f);
 
@@ -214,7 +236,16 @@ void applyTheme(Theme& theme, bool lecture, float fontPixels, float framebufferS
     else
         everydayStyle(style);
     style.ScaleAllSizes(fontPixels / 16.0f);
+    style.FontSizeBase = fontPixels;
     ImGui::GetStyle() = style;
+}
+
+void pushHeadingFont(const Theme& theme) {
+    ImGui::PushFont(theme.heading, theme.headingPixels);
+}
+
+void pushMonoFont(const Theme& theme) {
+    ImGui::PushFont(theme.mono, theme.fontPixels);
 }
 
 }  // namespace tilescope::ui

@@ -5,7 +5,8 @@
 // viewers and on a washed-out projector).
 //
 // Fonts are DejaVu TrueType files rendered by FreeType at the exact pixel size
-// of the mode, and rebuilt when the size changes: text is never a scaled bitmap.
+// of the mode: ImGui (1.92 and later) renders each glyph at the size it is
+// drawn at, times the framebuffer's scale, so text is never a scaled bitmap.
 #pragma once
 
 #include <imgui.h>
@@ -45,6 +46,10 @@ struct Palette {
     ImU32 answerRight;
     ImU32 answerWrong;
     ImU32 answerMissed;
+    // The Charts panel's strategies, one hue each (Okabe-Ito), in the order
+    // of the panel's kernels; each also has a marker shape of its own.
+    ImU32 series[5];
+    ImU32 bookFormula;  // the legend's swatch for the book's closed forms (the dashed lines)
     // Drawing of images and cells.
     ImU32 cellGrid;  // lines between cells
     ImU32 frame;     // the border around an array
@@ -58,6 +63,7 @@ struct Palette {
 struct Theme {
     bool lecture = false;
     float fontPixels = 16.0f;  // the UI font's size, in ImGui's units (screen coordinates)
+    float headingPixels = 18.0f;  // the heading font's size
     float rasterScale = 1.0f;  // framebuffer pixels per unit (2 on a "Retina" display)
     float lineWidth = 1.0f;    // outlines drawn with ImDrawList
     Palette palette{};
@@ -68,15 +74,23 @@ struct Theme {
     std::string fontProblem;    // why, when crispFonts is false
 };
 
+// The palette of a mode (lecture: true for lecture-hall mode).
+Palette paletteFor(bool lecture);
+
 // The font size a mode wants for a window of this height (in units): lecture
 // mode grows with the screen (a 1080-line projector gets 32 px), the everyday
 // mode follows the monitor's scale.
 float fontPixelsFor(bool lecture, float windowHeight, float contentScale);
 
-// Rebuilds fonts (when the size changed) and style for the mode. Glyphs are
-// rendered at fontPixels x framebufferScale real pixels, so that they stay
-// sharp on high-density displays. Call between frames, never between
-// NewFrame and Render: the font texture is recreated.
+// Loads the fonts (once) and sets the style and the font size for the mode.
+// Glyphs are rendered at fontPixels x framebufferScale real pixels, so that
+// they stay sharp on high-density displays. Call between frames, never
+// between NewFrame and Render.
 void applyTheme(Theme& theme, bool lecture, float fontPixels, float framebufferScale);
+
+// The heading and the monospaced font at the theme's sizes (ImGui 1.92 and
+// later take the size with the font); ImGui::PopFont() ends either.
+void pushHeadingFont(const Theme& theme);
+void pushMonoFont(const Theme& theme);
 
 }  // namespace tilescope::ui

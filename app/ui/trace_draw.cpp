@@ -74,7 +74,7 @@ ImU32 stateColour(const Palette& p, ThreadState state) {
 void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const char* text, ImU32 colour) {
     ImFont* font = theme.mono ? theme.mono : ImGui::GetFont();
     DrawListCanvas canvas(draw, font);
-    cellLabel(canvas, font->FontSize, a, b, text, colour);
+    cellLabel(canvas, theme.fontPixels, a, b, text, colour);
 }
 
 namespace {
@@ -163,7 +163,7 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
     return true;
 }
 
-void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(int, float)>& draw) {
+void stackRuns(TraceSession& session, const Theme& theme, const std::function<void(int, float)>& draw) {
     const int runs = session.runCount();
     const float gap = ImGui::GetStyle().ItemSpacing.y * 2.0f;
     const float share =
@@ -174,7 +174,7 @@ void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(
         ImGui::PushID(i);
         const float top = ImGui::GetCursorScreenPos().y;
         if (session.comparing()) {
-            ImGui::PushFont(heading);
+            pushHeadingFont(theme);
             ImGui::TextUnformatted(session.run(i).kernel.c_str());
             ImGui::PopFont();
         }
@@ -256,7 +256,7 @@ void wrongOutputMark(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b) {
         return;
     }
     const float h = thick * 0.5f;
-    draw->AddRect({a.x + h, a.y + h}, {b.x - h, b.y - h}, theme.palette.problem, 0.0f, 0, thick);
+    draw->AddRect({a.x + h, a.y + h}, {b.x - h, b.y - h}, theme.palette.problem, 0.0f, thick);
 }
 
 namespace {

@@ -46,10 +46,10 @@ void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const c
 bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& probe);
 
 // Compare mode's stacking: for each traced run, one above the other, its
-// kernel's name in `heading` (in compare mode) and then draw(i, height), with
+// kernel's name in the heading font (in compare mode) and then draw(i, height), with
 // an equal share of the window's height (the whole of it outside compare
 // mode) under an ImGui id of its own.
-void stackRuns(TraceSession& session, ImFont* heading, const std::function<void(int, float)>& draw);
+void stackRuns(TraceSession& session, const Theme& theme, const std::function<void(int, float)>& draw);
 
 // Opens a step-through panel's window. Returns false when there is nothing
 // to draw (the window is then already ended, and says why when it is open:

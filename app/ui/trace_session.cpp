@@ -2,10 +2,6 @@
 
 #include <imgui.h>
 
-#include "gfx/gl.hpp"
-// After glad (GLFW_INCLUDE_NONE): the key codes.
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -646,26 +642,26 @@ void TraceSession::handleKeys() {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantTextInput || io.KeyCtrl)
         return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false))
+    if (ImGui::IsKeyPressed(ImGuiKey_Space, false))
         m_playing = !m_playing;
     // While a lesson plays, the arrows and the page keys (a clicker's) move through the lesson.
     if (!m_navigationKeysTaken) {
-        if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
+        if (ImGui::IsKeyPressed(ImGuiKey_RightArrow))
             stepForward();
-        if (ImGui::IsKeyPressed(GLFW_KEY_LEFT))
+        if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow))
             stepBack();
-        if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN))
+        if (ImGui::IsKeyPressed(ImGuiKey_PageDown))
             nextPhase();
-        if (ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP))
+        if (ImGui::IsKeyPressed(ImGuiKey_PageUp))
             previousPhase();
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false))
+    if (ImGui::IsKeyPressed(ImGuiKey_Home, false))
         home();
-    if (ImGui::IsKeyPressed(GLFW_KEY_END, false))
+    if (ImGui::IsKeyPressed(ImGuiKey_End, false))
         end();
-    if (ImGui::IsKeyPressed(GLFW_KEY_DOWN))
+    if (ImGui::IsKeyPressed(ImGuiKey_DownArrow))
         nextOfThread();
-    if (ImGui::IsKeyPressed(GLFW_KEY_UP)) {
+    if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) {
         // One granularity coarser or finer would surprise; Up cycles it.
         m_granularity = m_granularity == Granularity::Step       ? Granularity::WarpStep
                         : m_granularity == Granularity::WarpStep ? Granularity::Event

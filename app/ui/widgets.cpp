@@ -7,7 +7,7 @@ namespace tilescope::ui {
 
 void heading(const Theme& theme, const char* text) {
     ImGui::Spacing();
-    ImGui::PushFont(theme.heading);
+    pushHeadingFont(theme);
     ImGui::TextUnformatted(text);
     ImGui::PopFont();
     ImGui::Separator();
@@ -41,6 +41,16 @@ void helpMarker(const char* text) {
         ImGui::PopTextWrapPos();
         ImGui::EndTooltip();
     }
+}
+
+void beginOwnTextureFiltering(ImDrawList* draw) {
+    if (const ImDrawCallback fromTexture = ImGui::GetPlatformIO().DrawCallback_SetSamplerFromTex)
+        draw->AddCallback(fromTexture, nullptr);
+}
+
+void endOwnTextureFiltering(ImDrawList* draw) {
+    if (const ImDrawCallback reset = ImGui::GetPlatformIO().DrawCallback_ResetRenderState)
+        draw->AddCallback(reset, nullptr);
 }
 
 }  // namespace tilescope::ui

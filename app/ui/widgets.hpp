@@ -25,4 +25,15 @@ void problemMessage(const Theme& theme, LayoutProbe& probe, const char* probeNam
 // A "(?)" that shows `text` when hovered.
 void helpMarker(const char* text);
 
+// Between these two, textures are drawn with their own filtering (nearest
+// for cells of an array): ImGui's OpenGL backend otherwise samples every
+// texture through a linear sampler of its own (since ImGui 1.92.8).
+void beginOwnTextureFiltering(ImDrawList* draw);
+void endOwnTextureFiltering(ImDrawList* draw);
+
+// An OpenGL texture name as ImGui's texture id (an integer since ImGui 1.92).
+inline ImTextureID textureId(unsigned int glTexture) {
+    return static_cast<ImTextureID>(glTexture);
+}
+
 }  // namespace tilescope::ui

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "api/runner.hpp"
+#include "exec/backends.hpp"
 #include "trace/classify.hpp"
 
 namespace tilescope {
@@ -114,6 +115,27 @@ Result<std::vector<SweepPoint>> sweep(const SweepRequest& req) {
         }
     }
     return points;
+}
+
+std::vector<std::optional<double>> timeSweep(const std::vector<SweepPoint>& points, int width, int height,
+                                             std::string* reason) {
+    std::vector<std::optional<double>> ms(points.size());
+    if (!gpuAvailable(reason))
+        return ms;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const SweepPoint& p = points[i];
+        if (!p.skipped.empty() || p.plan.whatIf) continue;
+        const KernelInfo* k = findKernel(p.kernel);
+        if (!k) continue;
+        const int mw = 2 * p.radius + 1;
+        Problem problem{p.dims == 1 ? width * height : width, p.dims == 1 ? 1 : height, 1, p.dims, mw,
+                        p.dims == 1 ? 1 : mw, p.block};
+        auto plan = planLaunch(*k, problem, currentLimits(), false);
+        if (!plan) continue;
+        auto t = cuda::benchKernel(*plan, cuda::BenchOptions{});
+        if (t) ms[i] = t->medianMs;
+    }
+    return ms;
 }
 
 }  // namespace tilescope

@@ -42,4 +42,11 @@ void bookFigures(SweepPoint& point);
 
 Result<std::vector<SweepPoint>> sweep(const SweepRequest& request);
 
+// With a GPU, each point's plain kernel timed on a width x height input (the
+// median of its launches, in ms); empty where there is no GPU, the point has
+// no numbers, or the point runs only past the GPU's limits (what-if). Without
+// a GPU every entry is empty and `reason` (when given) says why.
+std::vector<std::optional<double>> timeSweep(const std::vector<SweepPoint>& points, int width, int height,
+                                             std::string* reason = nullptr);
+
 }  // namespace tilescope

@@ -1,0 +1,64 @@
+#include "ui/chart_series.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace tilescope::ui {
+
+std::vector<ChartLine> chartSeries(const std::vector<SweepPoint>& points,
+                                   const std::vector<std::optional<double>>& gpuMs) {
+    std::vector<ChartLine> lines;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const SweepPoint& p = points[i];
+        auto line = std::find_if(lines.begin(), lines.end(),
+                                 [&](const ChartLine& l) { return l.kernel == p.kernel && l.radius == p.radius; });
+        if (line == lines.end()) {
+            ChartLine made;
+            made.kernel = p.kernel;
+            made.radius = p.radius;
+            const auto at = std::find(kChartKernels.begin(), kChartKernels.end(), p.kernel);
+            made.strategy = at == kChartKernels.end() ? -1 : static_cast<int>(at - kChartKernels.begin());
+            lines.push_back(std::move(made));
+            line = lines.end() - 1;
+        }
+        if (!p.skipped.empty())
+            continue;
+        const double x = p.block;
+        auto add = [x](ChartXY& xy, double y) {
+            xy.x.push_back(x);
+            xy.y.push_back(y);
+        };
+        add(line->flopPerByte, p.measured.flopPerByte);
+        add(line->loadsPerOutput, p.measured.globalLoadsPerOutput);
+        if (p.bookFlopPerByte)
+            add(line->bookFlopPerByte, *p.bookFlopPerByte);
+        if (p.bookGlobalLoadsPerOutput)
+            add(line->bookLoadsPerOutput, *p.bookGlobalLoadsPerOutput);
+        if (i < gpuMs.size() && gpuMs[i])
+            add(line->gpuMs, *gpuMs[i]);
+    }
+    return lines;
+}
+
+SweepRequest chartRequest() {
+    SweepRequest request;
+    request.kernels = kChartKernels;
+    request.blocks = kChartBlocks;
+    request.radii = kChartRadii;
+    return request;
+}
+
+ChartData computeChartData() {
+    ChartData data;
+    auto points = sweep(chartRequest());
+    if (!points) {
+        data.error = points.error().message;
+        return data;
+    }
+    const auto gpuMs = timeSweep(*points, kChartGpuEdge, kChartGpuEdge, &data.noGpuReason);
+    data.gpuTimed = std::any_of(gpuMs.begin(), gpuMs.end(), [](const auto& t) { return t.has_value(); });
+    data.lines = chartSeries(*points, gpuMs);
+    return data;
+}
+
+}  // namespace tilescope::ui
