@@ -253,7 +253,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
         LegendPanel& legend = m_app.legend();
         if (marks && !marks->cells.empty())
             legend.addSwatch(palette.pointer, "the lesson points here (brackets)");
-        if (marks && marks->grade) {
+        if (marks && marks->grade && marks->expected && marks->expected->byCells) {
             legend.addSwatch(palette.answerRight, "your answer: right");
             legend.addSwatch(palette.answerWrong, "clicked, not loaded (crossed)");
             legend.addSwatch(palette.answerMissed, "loaded, not clicked (dashed)");
