@@ -188,7 +188,14 @@ double answer(const Traced& t, QuestionKind kind, Cell at = {0, 0}) {
     q.at = at;
     auto a = ui::answerFrom(q, *t.model, *t.block);
     EXPECT_TRUE(a.ok()) << (a ? "" : a.error().message);
-    return a && !a->numbers.empty() ? a->numbers[0] : -1.0;
+    if (!a || a->numbers.empty())
+        return -1.0;
+    // Every kind, graded: the trace's own number is right, one more is wrong.
+    EXPECT_TRUE(ui::gradeNumbers(*a, {a->numbers[0]}).right);
+    const ui::Grade wrong = ui::gradeNumbers(*a, {a->numbers[0] + 1.0});
+    EXPECT_FALSE(wrong.right);
+    EXPECT_NE(wrong.summary.find("Not quite"), std::string::npos) << wrong.summary;
+    return a->numbers[0];
 }
 
 const Image kBookN = Image::signal({1, 2, 3, 4, 5, 6, 7});
