@@ -10,9 +10,17 @@
 // shared_stores, constant_loads, global_stores, flops, barriers, ghost_refs,
 // threads, threads_computing; derived: flop_per_byte, flop_per_global_load,
 // global_loads_per_output, input_loads_per_output, basic_input_loads,
-// input_load_reduction (see kernels/trace/counters.hpp for what each counts).
+// input_load_reduction (see kernels/trace/counters.hpp for what each counts);
+// the warps' requests (kernels/trace/warp_requests.hpp, docs/memory-model.md):
+// global_load_requests, global_load_sectors, global_store_requests,
+// global_store_sectors, shared_load_requests, shared_load_wavefronts,
+// shared_store_requests, shared_store_wavefronts, constant_load_requests,
+// constant_load_serialised, and global_load_efficiency,
+// global_store_efficiency (bytes used / bytes moved), shared_load_efficiency,
+// shared_store_efficiency (requests / wavefronts).
 #include <cstdio>
 #include <memory>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
@@ -20,6 +28,7 @@
 #include "trace/classify.hpp"
 #include "trace/counters.hpp"
 #include "trace/trace_select.hpp"
+#include "trace/warp_requests.hpp"
 
 namespace tilescope::cli {
 
@@ -53,6 +62,23 @@ void addCounters(Json& j, const Counters& c, const LaunchPlan& plan) {
     j["input_load_reduction"] = d.inputLoadReduction;
 }
 
+void addMemory(Json& j, const MemoryCounters& m) {
+    j["global_load_requests"] = m.globalLoadRequests;
+    j["global_load_sectors"] = m.globalLoadSectors;
+    j["global_store_requests"] = m.globalStoreRequests;
+    j["global_store_sectors"] = m.globalStoreSectors;
+    j["shared_load_requests"] = m.sharedLoadRequests;
+    j["shared_load_wavefronts"] = m.sharedLoadWavefronts;
+    j["shared_store_requests"] = m.sharedStoreRequests;
+    j["shared_store_wavefronts"] = m.sharedStoreWavefronts;
+    j["constant_load_requests"] = m.constantLoadRequests;
+    j["constant_load_serialised"] = m.constantLoadSerialised;
+    j["global_load_efficiency"] = m.globalLoadEfficiency();
+    j["global_store_efficiency"] = m.globalStoreEfficiency();
+    j["shared_load_efficiency"] = m.sharedLoadEfficiency();
+    j["shared_store_efficiency"] = m.sharedStoreEfficiency();
+}
+
 int runStats(const StatsOptions& o) {
     Loaded loaded;
     auto result = runTraced(o.kernel, o.selection, loaded);
@@ -61,6 +87,14 @@ int runStats(const StatsOptions& o) {
     const Trace& trace = *result->trace;
     const LaunchPlan& p = trace.plan;
     const TraceCounts counts = countTrace(trace);
+    std::vector<MemoryCounters> memory;
+    MemoryCounters memoryTotals, memoryInterior;
+    for (std::size_t b = 0; b < trace.blocks.size(); ++b) {
+        memory.push_back(countMemory(trace, b));
+        memoryTotals += memory.back();
+        if (counts.interior[b])
+            memoryInterior += memory.back();
+    }
 
     Json j = launchJson(*result);
     j["plan"] = {{"radius", p.radius},     {"mask_width", p.maskWidth}, {"in_tile", p.inTile},
@@ -70,11 +104,13 @@ int runStats(const StatsOptions& o) {
     j["grid_blocks"] = p.grid.count();
     Json totals = Json::object();
     addCounters(totals, counts.totals, p);
+    addMemory(totals, memoryTotals);
     j["totals"] = totals;
     j["interior_blocks"] = counts.interiorBlocks;
     if (counts.interiorBlocks > 0) {
         Json interior = Json::object();
         addCounters(interior, counts.interiorTotals, p);
+        addMemory(interior, memoryInterior);
         j["interior_totals"] = interior;
     } else {
         j["interior_totals"] = nullptr;
@@ -89,6 +125,7 @@ int runStats(const StatsOptions& o) {
         block["cells"] = {
             {"internal", cells.internal}, {"halo", cells.halo}, {"ghost", cells.ghost}, {"past_end", cells.pastEnd}};
         addCounters(block, counts.blocks[b], p);
+        addMemory(block, memory[b]);
         list.push_back(std::move(block));
     }
     j["blocks"] = std::move(list);
