@@ -26,6 +26,10 @@ w, h = (int(v) for v in sys.argv[1].split("x"))
 rng = np.random.default_rng(7)
 np.save("/tmp/memory-in2d.npy", rng.random((h, w), dtype=np.float32))
 np.save("/tmp/memory-in1d.npy", rng.random(int(sys.argv[2]), dtype=np.float32))
+for r in (1, 2, 4):
+    m = 2 * r + 1
+    np.save(f"/tmp/memory-mask2d-{r}.npy", rng.random((m, m), dtype=np.float32))
+    np.save(f"/tmp/memory-mask1d-{r}.npy", rng.random(m, dtype=np.float32))
 PY
 metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 table="$out/memory-check.md"
@@ -34,14 +38,15 @@ table="$out/memory-check.md"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 } > "$table"
 for k in $("$tilescope" list | sed '/^$/,$d'); do
-  size="$size2d"; input=/tmp/memory-in2d.npy
-  case "$k" in conv1d_*) size="$size1d"; input=/tmp/memory-in1d.npy ;; esac
+  size="$size2d"; input=/tmp/memory-in2d.npy; dims=2d
+  case "$k" in conv1d_*) size="$size1d"; input=/tmp/memory-in1d.npy; dims=1d ;; esac
   for r in 1 2 4; do
-    model=$("$tilescope" stats --kernel "$k" --input "$input" --radius "$r" --backend cpu 2>/dev/null |
+    mask="/tmp/memory-mask$dims-$r.npy"
+    model=$("$tilescope" stats --kernel "$k" --input "$input" --mask "$mask" --backend cpu 2>/dev/null |
       python3 -c 'import json,sys; t=json.load(sys.stdin)["totals"]; print(" ".join(str(t[k]) for k in ["global_load_requests","global_load_sectors","global_store_sectors","shared_load_wavefronts","shared_store_wavefronts"]))' 2>/dev/null)
     [ -z "$model" ] && model="- - - - -"
     hw=$(ncu --metrics "$metrics" --csv --launch-count 1 -k "regex:conv" "$tilescope" run --kernel "$k" --input "$input" \
-      --output /tmp/memory-out.npy --radius "$r" --backend cuda 2>/dev/null |
+      --output /tmp/memory-out.npy --mask "$mask" --backend cuda 2>/dev/null |
       python3 -c '
 import csv, sys
 rows = [r for r in csv.reader(l for l in sys.stdin if l.startswith("\""))]
