@@ -418,7 +418,6 @@ void checkRenderedLesson(const std::string& lesson, bool lecture) {
             std::ifstream in(dir / (shot + ".json"));
             ASSERT_TRUE(in) << "no picture of " << shot;
             const json layout = json::parse(in);
-            const float scale = layout["scale"];
             auto png = io::readImageFile(dir / (shot + ".png"));
             ASSERT_TRUE(png.ok());
             ++pictures;
@@ -472,7 +471,6 @@ void checkRenderedLesson(const std::string& lesson, bool lecture) {
                     }
                 }
             }
-            (void)scale;
             if (shot.find("revealed") != std::string::npos) {
                 EXPECT_TRUE(find(all, "lesson.how")) << "the revealed answer does not say where it comes from";
                 EXPECT_FALSE(find(all, "lesson.answer-problem")) << "the trace could not answer";

@@ -76,9 +76,10 @@ void LessonPlayer::enterStep() {
     clearAnswer();
     m_marks = LessonMarks{};
     if (const LessonStep* s = step()) {
-        for (const LessonPoint& p : s->points)
-            (p.kind == PointKind::Cells ? m_marks.cells : m_marks.threads)
-                .insert((p.kind == PointKind::Cells ? m_marks.cells : m_marks.threads).end(), p.at.begin(), p.at.end());
+        for (const LessonPoint& p : s->points) {
+            std::vector<Cell>& marks = p.kind == PointKind::Cells ? m_marks.cells : m_marks.threads;
+            marks.insert(marks.end(), p.at.begin(), p.at.end());
+        }
         m_marks.pickingCells = s->question && s->question->answeredByCells();
     }
 }
