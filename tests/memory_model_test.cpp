@@ -13,6 +13,7 @@
 
 #include "api/runner.hpp"
 #include "test_support.hpp"
+#include "trace/cache_model.hpp"
 #include "trace/warp_requests.hpp"
 
 namespace tilescope::test {
@@ -143,6 +144,181 @@ TEST(WarpRequests, TheTileLoadOfA16x16BlockByHand) {
     EXPECT_EQ(m.globalStoreBytes, 6u * 2u * 12u * 4u);
 }
 
+// The traced run of one block of `kernel` (16x16 threads unless 1D) on a size x size image.
+Trace traceOneBlock(const char* kernel, int size, int maskWidth, Dim3 block) {
+    const Image in = randomImage(size, size, 1, 21);
+    const Mask mask = randomMask(maskWidth, true, 22);
+    RunRequest req = requestFor(kernel, in, mask, 16, Backend::Cpu, true);
+    req.traceBlocks = {block};
+    auto run = runKernel(req);
+    EXPECT_TRUE(run.ok()) << run.error().message;
+    EXPECT_EQ(run->trace->blocks.size(), 1u);
+    return std::move(*run->trace);
+}
+
+TEST(WarpRequests, GhostTapsLeaveTheOtherLanesInStep) {
+    // conv2d_basic's corner block (0,0), radius 2, 16x16 threads: lanes on
+    // the image's edge skip their ghost taps. The GPU still issues tap
+    // (fRow, fCol) once for the lanes of a warp that read inside the image;
+    // the sectors of that request are those lanes' addresses. By hand, tap by tap:
+    const int r = 2, width = 64;
+    const Trace t = traceOneBlock("conv2d_basic", width, 2 * r + 1, Dim3{0, 0, 0});
+    std::uint64_t requests = 0, sectors = 0;
+    for (int warp = 0; warp < 8; ++warp)
+        for (int fRow = 0; fRow <= 2 * r; ++fRow)
+            for (int fCol = 0; fCol <= 2 * r; ++fCol) {
+                std::set<int> touched;
+                for (int lane = 0; lane < 32; ++lane) {
+                    const int tx = lane % 16, ty = warp * 2 + lane / 16;
+                    const int inRow = ty - r + fRow, inCol = tx - r + fCol;
+                    if (inRow >= 0 && inCol >= 0) touched.insert((inRow * width + inCol) * 4 / 32);
+                }
+                if (!touched.empty()) ++requests, sectors += touched.size();
+            }
+    const MemoryCounters m = countMemory(t, 0);
+    // N's taps and, in global memory too, M's: one request each per tap; M's
+    // element is the same for every lane (one sector).
+    EXPECT_EQ(m.globalLoadRequests, 2 * requests);
+    EXPECT_EQ(m.globalLoadSectors, sectors + requests);
+}
+
+TEST(WarpRequests, TileAndHaloBranchesOfOneTapAreOneStepOfTheWarp) {
+    // conv2d_tiled_cached, interior block, r = 4: at tap (fRow, fCol) a lane
+    // reads N_s when its neighbour is in the tile and N when it is in the
+    // halo. The warp issues one shared load for the lanes of the first kind
+    // and one global load for the others: by hand, per warp and tap.
+    const int r = 4, width = 64;
+    const Trace t = traceOneBlock("conv2d_tiled_cached", width, 2 * r + 1, Dim3{1, 1, 0});
+    std::uint64_t shared = 0, halo = 0, haloSectors = 0;
+    for (int warp = 0; warp < 8; ++warp)
+        for (int fRow = 0; fRow <= 2 * r; ++fRow)
+            for (int fCol = 0; fCol <= 2 * r; ++fCol) {
+                bool anyTile = false;
+                std::set<int> sectorsOfHalo;
+                for (int lane = 0; lane < 32; ++lane) {
+                    const int tx = lane % 16, ty = warp * 2 + lane / 16;
+                    const int tileRow = ty - r + fRow, tileCol = tx - r + fCol;
+                    if (tileRow >= 0 && tileRow < 16 && tileCol >= 0 && tileCol < 16)
+                        anyTile = true;
+                    else
+                        sectorsOfHalo.insert(((16 + tileRow) * width + 16 + tileCol) * 4 / 32);
+                }
+                shared += anyTile;
+                if (!sectorsOfHalo.empty()) ++halo, haloSectors += sectorsOfHalo.size();
+            }
+    EXPECT_EQ(shared, 576u);  // 81 taps x 8 warps, less the taps whose rows lie above or below the tile
+    const MemoryCounters m = countMemory(t, 0);
+    EXPECT_EQ(m.sharedLoadRequests, shared);
+    EXPECT_EQ(m.sharedLoadWavefronts, shared);  // two rows of 16 words: 32 banks, no conflict
+    EXPECT_EQ(m.globalLoadRequests, halo + 8);  // the halo taps, and each warp's load of its own tile cells
+    EXPECT_EQ(m.globalLoadSectors, haloSectors + 8 * 4);
+}
+
+TEST(WarpRequests, Float4AccessesAreOneRequestOf16BytesPerLane) {
+    // conv2d_fast, radius 1, an interior block of 16x16 threads, each
+    // thread a 4x4 patch: a warp (two rows of 16 threads) reads, for each of
+    // the 6 input rows of its patches, three float4s per lane. The lanes of
+    // a thread row read 64 floats in a row starting 4 floats before the
+    // block's first column (k = 0), at it (k = 1), 4 floats after (k = 2).
+    const Trace t = traceOneBlock("conv2d_fast", 256, 3, Dim3{1, 1, 0});
+    const std::vector<WarpRequest> all = warpRequests(t, 0);
+    std::uint64_t loads = 0, sectors = 0;
+    for (const WarpRequest& r : all) {
+        if (r.space != RequestSpace::Global || r.store) continue;
+        ++loads;
+        EXPECT_EQ(r.laneBytes, 16);
+        EXPECT_EQ(r.events.size(), 32u * 4u);
+        sectors += r.sectors;
+    }
+    EXPECT_EQ(loads, 8u * 6u * 3u);
+    // Per thread row and input row: k = 1 is 256 aligned bytes (8 sectors),
+    // k = 0 and k = 2 start 16 bytes off a sector (9 sectors); two thread rows per request.
+    EXPECT_EQ(sectors, 8u * 6u * 2u * (9u + 8u + 9u));
+    const MemoryCounters m = countMemory(t, 0);
+    EXPECT_EQ(m.globalStoreRequests, 8u * 4u);  // four store4s per thread
+    EXPECT_EQ(m.globalStoreSectors, 8u * 4u * 2u * 8u);
+}
+
+// A launch of `blocks` one-warp blocks; lane 0 of block b reads (or writes) the sectors `reads(b)`, one request each.
+Trace cacheTrace(int blocks, const std::function<std::vector<int>(int)>& reads, Op op = Op::Load) {
+    Trace t;
+    t.kernel = "synthetic";
+    t.plan.kernel = KernelId::Conv1dBasic;
+    t.plan.block = Dim3{32, 1, 1};
+    t.plan.grid = Dim3{static_cast<unsigned>(blocks), 1, 1};
+    for (int a = 0; a < kArrayCount; ++a)
+        t.arrays[a] = ArrayInfo{"A" + std::to_string(a), Space::Global, 1 << 20, 1, 1, 0, 1 << 20};
+    for (int b = 0; b < blocks; ++b) {
+        BlockEvents block;
+        block.block = Dim3{static_cast<unsigned>(b), 0, 0};
+        std::uint16_t line = 1;
+        for (int sector : reads(b))  // lane 0 reads the sector's first float, one request per line
+            block.events.push_back(Event{sector * 8, 0.0f, 0, line++, 0, op, kArrayInput});
+        t.blocks.push_back(std::move(block));
+    }
+    return t;
+}
+
+TEST(CacheModel, ASectorReadTwiceOnOneSmHitsL1OnTwoSmsL2) {
+    CacheConfig config;
+    config.blocksPerSm = 1;
+    config.sms = 2;
+    // Blocks 0 and 2 run on SM 0 (waves of two), block 1 on SM 1: each reads sector 5.
+    const CacheCounters c = modelCaches(cacheTrace(3, [](int) { return std::vector<int>{5}; }), config);
+    EXPECT_EQ(c.loadSectors, 3u);
+    EXPECT_EQ(c.l1Hits, 1u);        // block 2 finds block 0's sector in SM 0's L1
+    EXPECT_EQ(c.l2LoadSectors, 2u);
+    EXPECT_EQ(c.l2LoadHits, 1u);    // block 1, on SM 1, finds it in L2
+    EXPECT_EQ(c.dramReadBytes, 32u);
+    EXPECT_DOUBLE_EQ(c.l2HitRate(), 0.5);
+}
+
+TEST(CacheModel, TheLeastRecentlyUsedLineIsEvicted) {
+    CacheConfig config;
+    config.sms = 1;
+    config.blocksPerSm = 1;
+    config.l1Bytes = 2 * 128;  // one set of two lines
+    config.l1Ways = 2;
+    // Lines 0, 1, 0, 2 (evicts 1, used least recently), 0 (still there), 1 (gone).
+    const CacheCounters c =
+        modelCaches(cacheTrace(1, [](int) { return std::vector<int>{0, 4, 0, 8, 0, 4}; }), config);
+    EXPECT_EQ(c.loadSectors, 6u);
+    EXPECT_EQ(c.l1Hits, 2u);
+    EXPECT_EQ(c.l2LoadHits, 1u);  // line 1's sector comes back from L2
+    EXPECT_EQ(c.dramReadBytes, 3u * 32u);
+}
+
+TEST(CacheModel, StoresAllocateInL2WithoutReadingDram) {
+    CacheConfig config;
+    config.sms = 1;
+    const CacheCounters c = modelCaches(cacheTrace(1, [](int) { return std::vector<int>{3, 3}; }, Op::Store), config);
+    EXPECT_EQ(c.storeSectors, 2u);
+    EXPECT_EQ(c.l2StoreHits, 1u);
+    EXPECT_EQ(c.dramReadBytes, 0u);
+    EXPECT_EQ(c.loadSectors, 0u);
+}
+
+TEST(CacheModel, AWholeLaunchReadsItsInputFromDramOnce) {
+    // With caches larger than the image, DRAM serves each sector of N and
+    // of the mask once: the image's bytes, rounded up to sectors.
+    for (const char* kernel : {"conv2d_basic", "conv2d_tiled_cached", "conv2d_tiled_in"}) {
+        const Image in = randomImage(80, 48, 1, 31);
+        const Mask mask = randomMask(5, true, 32);
+        RunRequest req = requestFor(kernel, in, mask, 16, Backend::Cpu, true);
+        auto run = runKernel(req);
+        ASSERT_TRUE(run.ok()) << run.error().message;
+        const CacheCounters c = modelCaches(*run->trace);
+        // A mask in global memory (conv2d_basic's M): 25 floats, 100 bytes, 4 sectors.
+        const bool globalMask = run->trace->arrays[kArrayMask].space == Space::Global;
+        EXPECT_EQ(c.dramReadBytes, 80u * 48u * 4u + (globalMask ? 4u * 32u : 0u)) << kernel;
+        std::uint64_t sectors = 0;
+        for (std::size_t b = 0; b < run->trace->blocks.size(); ++b)
+            sectors += countMemory(*run->trace, b).globalLoadSectors;
+        EXPECT_EQ(c.loadSectors, sectors) << kernel;  // every sector of every request is looked up once
+        EXPECT_EQ(c.l1Hits + c.l2LoadHits + c.dramReadBytes / 32u, c.loadSectors) << kernel;
+    }
+}
+
 TEST(WarpRequests, StatsJsonCarriesTheCounters) {
     const std::string out = std::string(::testing::TempDir()) + "/stats.json";
     const std::string command = std::string("'") + TILESCOPE_BINARY +
@@ -164,6 +340,10 @@ TEST(WarpRequests, StatsJsonCarriesTheCounters) {
         sectors += b["global_load_sectors"].get<std::uint64_t>();
     EXPECT_EQ(sectors, totals["global_load_sectors"].get<std::uint64_t>());
     EXPECT_GE(totals["global_load_sectors"].get<std::uint64_t>(), totals["global_load_requests"].get<std::uint64_t>());
+    // Every block traced: the caches' replay, every sector looked up once.
+    ASSERT_TRUE(j["caches"].is_object());
+    EXPECT_EQ(j["caches"]["load_sectors"].get<std::uint64_t>(), sectors);
+    EXPECT_EQ(j["caches"]["dram_read_bytes"].get<std::uint64_t>(), 64u * 64u * 4u);  // the image, once
 }
 
 }  // namespace

@@ -17,7 +17,9 @@
 // shared_store_requests, shared_store_wavefronts, constant_load_requests,
 // constant_load_serialised, and global_load_efficiency,
 // global_store_efficiency (bytes used / bytes moved), shared_load_efficiency,
-// shared_store_efficiency (requests / wavefronts).
+// shared_store_efficiency (requests / wavefronts); with every block traced,
+// "caches": the launch replayed through the model of L1 and L2
+// (trace/cache_model.hpp; keys in cli/memory_json.hpp), else null.
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -28,6 +30,8 @@
 #include "trace/classify.hpp"
 #include "trace/counters.hpp"
 #include "trace/trace_select.hpp"
+#include "cli/memory_json.hpp"
+#include "trace/cache_model.hpp"
 #include "trace/warp_requests.hpp"
 
 namespace tilescope::cli {
@@ -62,23 +66,6 @@ void addCounters(Json& j, const Counters& c, const LaunchPlan& plan) {
     j["input_load_reduction"] = d.inputLoadReduction;
 }
 
-void addMemory(Json& j, const MemoryCounters& m) {
-    j["global_load_requests"] = m.globalLoadRequests;
-    j["global_load_sectors"] = m.globalLoadSectors;
-    j["global_store_requests"] = m.globalStoreRequests;
-    j["global_store_sectors"] = m.globalStoreSectors;
-    j["shared_load_requests"] = m.sharedLoadRequests;
-    j["shared_load_wavefronts"] = m.sharedLoadWavefronts;
-    j["shared_store_requests"] = m.sharedStoreRequests;
-    j["shared_store_wavefronts"] = m.sharedStoreWavefronts;
-    j["constant_load_requests"] = m.constantLoadRequests;
-    j["constant_load_serialised"] = m.constantLoadSerialised;
-    j["global_load_efficiency"] = m.globalLoadEfficiency();
-    j["global_store_efficiency"] = m.globalStoreEfficiency();
-    j["shared_load_efficiency"] = m.sharedLoadEfficiency();
-    j["shared_store_efficiency"] = m.sharedStoreEfficiency();
-}
-
 int runStats(const StatsOptions& o) {
     Loaded loaded;
     auto result = runTraced(o.kernel, o.selection, loaded);
@@ -104,13 +91,21 @@ int runStats(const StatsOptions& o) {
     j["grid_blocks"] = p.grid.count();
     Json totals = Json::object();
     addCounters(totals, counts.totals, p);
-    addMemory(totals, memoryTotals);
+    addMemoryJson(totals, memoryTotals);
     j["totals"] = totals;
+    // The caches need the whole launch: with every block traced, its replay.
+    if (trace.blocks.size() == p.grid.count()) {
+        CacheModel caches(CacheConfig{}, p);
+        caches.replay(trace);
+        j["caches"] = cachesJson(caches, trace);
+    } else {
+        j["caches"] = nullptr;
+    }
     j["interior_blocks"] = counts.interiorBlocks;
     if (counts.interiorBlocks > 0) {
         Json interior = Json::object();
         addCounters(interior, counts.interiorTotals, p);
-        addMemory(interior, memoryInterior);
+        addMemoryJson(interior, memoryInterior);
         j["interior_totals"] = interior;
     } else {
         j["interior_totals"] = nullptr;
@@ -125,7 +120,7 @@ int runStats(const StatsOptions& o) {
         block["cells"] = {
             {"internal", cells.internal}, {"halo", cells.halo}, {"ghost", cells.ghost}, {"past_end", cells.pastEnd}};
         addCounters(block, counts.blocks[b], p);
-        addMemory(block, memory[b]);
+        addMemoryJson(block, memory[b]);
         list.push_back(std::move(block));
     }
     j["blocks"] = std::move(list);

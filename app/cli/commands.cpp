@@ -10,6 +10,7 @@ std::vector<Command> addCommands(CLI::App& app) {
     commands.push_back(addStatsCommand(app));
     commands.push_back(addTraceCommand(app));
     commands.push_back(addSweepCommand(app));
+    commands.push_back(addMemoryCommand(app));
     commands.push_back(addBenchCommand(app));
     commands.push_back(addDeviceCommand(app));
     return commands;

@@ -61,26 +61,39 @@ TS_FN void addInputRows(Global<const float> N, int width, int height, int row0, 
         int inRow = row0 - r + dy;
         if (CHECKED && (inRow < 0 || inRow >= height)) continue;  // a row of ghost cells adds 0
 
+        // The interior and the edge versions of this function are different
+        // code on the GPU: a warp holding patches of both kinds issues each
+        // version's loads for its own lanes. Each load is written twice, on
+        // two lines, so that a trace (which knows a load by its line) tells
+        // the two instructions apart as well (docs/memory-model.md).
         float window[WINDOW] = {};  // window[k] holds N[inRow][inCol0 + k]; ghost cells stay 0
         if constexpr (ALIGNED) {
             // A float4 starting at a multiple of 4 is entirely inside the row or entirely outside.
             TS_UNROLL
             for (int k = 0; k < 2 * HALO4 + 1; k++) {
                 int inCol = inCol0 + 4 * k;
-                if (!CHECKED || (inCol >= 0 && inCol < width)) {
-                    Float4 v = load4(N, inRow * width + inCol);  // N[inRow*width + inCol] .. N[... + 3]
-                    window[4 * k] = v.x;
-                    window[4 * k + 1] = v.y;
-                    window[4 * k + 2] = v.z;
-                    window[4 * k + 3] = v.w;
+                if (CHECKED && (inCol < 0 || inCol >= width)) continue;  // a float4 of ghost cells stays 0
+                Float4 v;
+                if constexpr (CHECKED) {
+                    v = load4(N, inRow * width + inCol);  // an edge patch: N[inRow*width + inCol] .. N[... + 3]
+                } else {
+                    v = load4(N, inRow * width + inCol);  // an interior patch: the same four floats
                 }
+                window[4 * k] = v.x;
+                window[4 * k + 1] = v.y;
+                window[4 * k + 2] = v.z;
+                window[4 * k + 3] = v.w;
             }
         } else {
             // One element at a time, only those the patch needs.
             TS_UNROLL
             for (int k = SKEW; k < SKEW + PATCH - 1 + MASK_DIM; k++) {
                 int inCol = inCol0 + k;
-                if (!CHECKED || (inCol >= 0 && inCol < width)) window[k] = N[inRow * width + inCol];
+                if constexpr (CHECKED) {
+                    if (inCol >= 0 && inCol < width) window[k] = N[inRow * width + inCol];  // an edge patch
+                } else {
+                    window[k] = N[inRow * width + inCol];  // an interior patch
+                }
             }
         }
 

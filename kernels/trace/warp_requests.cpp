@@ -1,9 +1,9 @@
 #include "trace/warp_requests.hpp"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 #include <unordered_map>
+
+#include "trace/sources.hpp"
 
 namespace tilescope {
 
@@ -29,6 +29,67 @@ double ratio(std::uint64_t a, std::uint64_t b) {
     return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b);
 }
 
+// Where a lane's access sits in its warp's instruction stream (see the header).
+struct PlaceKey {
+    std::uint32_t phase;
+    std::int32_t tap;         // the mask element the lane's current tap read; kNoTap after the taps
+    std::uint32_t tapRepeat;  // how many times before the lane had read that element
+    std::uint32_t nth;
+    std::uint16_t line;
+    std::uint8_t array;
+    bool store;
+    friend bool operator==(const PlaceKey&, const PlaceKey&) = default;
+};
+
+struct PlaceHash {
+    std::size_t operator()(const PlaceKey& k) const noexcept {
+        std::uint64_t h = (static_cast<std::uint64_t>(k.phase) << 48) ^
+                          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.tap)) << 24) ^
+                          (static_cast<std::uint64_t>(k.tapRepeat) << 16) ^
+                          k.nth ^ (static_cast<std::uint64_t>(k.line) << 36) ^
+                          (static_cast<std::uint64_t>(k.array) << 60) ^ (k.store ? 1ull << 63 : 0);
+        h ^= h >> 29;
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 32;
+        return static_cast<std::size_t>(h);
+    }
+};
+
+constexpr std::int32_t kNoTap = -2;  // an access after the phase's taps (the store of the result)
+constexpr std::size_t kNoTapEvent = ~std::size_t{0};
+
+// A thread's count of its accesses of one (line, array, load or store) since its last multiply-add.
+struct LineCount {
+    std::uint16_t line;
+    std::uint8_t array;
+    bool store;
+    std::uint32_t count;
+};
+
+void measure(WarpRequest& r, std::span<const Event> events, std::vector<std::int64_t>& words) {
+    words.clear();
+    for (std::uint32_t i : r.events) words.push_back(events[i].index);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    r.bytes = static_cast<std::uint32_t>(words.size() * 4);
+    if (r.space == RequestSpace::Global) {
+        std::int64_t lastSector = -1, lastLine = -1;
+        std::uint32_t sectors = 0, lines = 0;
+        for (std::int64_t w : words) {  // ascending, so sectors and lines ascend too
+            if (sectorOf(w) != lastSector) ++sectors, lastSector = sectorOf(w);
+            if (lineOf(w) != lastLine) ++lines, lastLine = lineOf(w);
+        }
+        r.sectors = sectors;
+        r.lines = lines;
+    } else if (r.space == RequestSpace::Shared) {
+        std::uint32_t perBank[kBanks] = {};
+        for (std::int64_t w : words) ++perBank[bankOf(w)];
+        r.wavefronts = *std::max_element(std::begin(perBank), std::end(perBank));
+    } else {
+        r.wavefronts = static_cast<std::uint32_t>(words.size());
+    }
+}
+
 }  // namespace
 
 double MemoryCounters::globalLoadEfficiency() const {
@@ -44,66 +105,194 @@ double MemoryCounters::sharedStoreEfficiency() const {
     return ratio(sharedStoreRequests, sharedStoreWavefronts);
 }
 
+std::vector<std::uint16_t> vectorAccessLines(const Trace& trace) {
+    std::vector<std::uint16_t> lines;
+    if (trace.plan.kernel == KernelId::Own) return lines;
+    const std::string_view text = kernelSource(trace.plan.kernel);
+    int line = 1;
+    std::size_t begin = 0;
+    while (begin < text.size()) {
+        std::size_t end = text.find('\n', begin);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view s = text.substr(begin, end - begin);
+        const std::string_view code = s.substr(0, s.find("//"));
+        if (code.find("load4(") != std::string_view::npos || code.find("store4(") != std::string_view::npos)
+            lines.push_back(static_cast<std::uint16_t>(line));
+        begin = end + 1;
+        ++line;
+    }
+    return lines;
+}
+
 std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex) {
     const std::vector<Event>& events = trace.blocks[blockIndex].events;
-    // Key: warp, phase, array, load or store, source line, and the thread's
-    // count of such accesses so far in the phase.
-    using Key = std::tuple<std::uint32_t, std::uint16_t, std::uint8_t, bool, std::uint16_t, std::uint32_t>;
-    std::map<Key, std::size_t> index;
+    const std::span<const Event> ev(events);
+    const std::vector<std::uint16_t> vectorLines = vectorAccessLines(trace);
+    auto isVectorLine = [&](std::uint16_t line) {
+        return !vectorLines.empty() && std::find(vectorLines.begin(), vectorLines.end(), line) != vectorLines.end();
+    };
+    Space spaceOf[kArrayCount];
+    for (int a = 0; a < kArrayCount; ++a) spaceOf[a] = trace.arrays[a].space;
+
     std::vector<WarpRequest> requests;
-    // Per thread: how many accesses of (phase, array, store, line) it has made.
-    std::map<std::tuple<std::uint16_t, std::uint16_t, std::uint8_t, bool, std::uint16_t>, std::uint32_t> seen;
-    for (std::uint32_t i = 0; i < events.size(); ++i) {
-        const Event& e = events[i];
-        if (e.array >= kArrayCount || (!isLoad(e.op) && !isStore(e.op)) || isOutside(e.op))
-            continue;
-        const Space space = trace.arrays[e.array].space;
-        if (space == Space::Register)
-            continue;
-        const bool store = isStore(e.op);
-        const std::uint32_t n = seen[{e.thread, e.phase, e.array, store, e.line}]++;
-        const Key key{e.thread / 32u, e.phase, e.array, store, e.line, n};
-        auto [it, added] = index.try_emplace(key, requests.size());
-        if (added) {
-            WarpRequest r;
-            r.space = space == Space::Shared     ? RequestSpace::Shared
-                      : space == Space::Constant ? RequestSpace::Constant
-                                                 : RequestSpace::Global;
-            r.store = store;
-            r.array = e.array;
-            r.line = e.line;
-            r.warp = e.thread / 32u;
-            requests.push_back(std::move(r));
+    std::vector<std::uint32_t> firstLocal;      // per request: the least in-phase position of its lanes' accesses
+    std::vector<std::uint32_t> phaseLength;     // per phase: the most events of a thread before its barrier
+    std::vector<char> phaseHasBarrier;
+    std::unordered_map<PlaceKey, std::uint32_t, PlaceHash> index;  // this warp's requests
+    std::vector<LineCount> counts;      // accesses in the current tap, since its mask read
+    std::vector<LineCount> afterTaps;   // accesses after the phase's last multiply-add (or in a phase without)
+    std::vector<std::size_t> lastTap;   // per phase: the event index of the thread's last multiply-add
+    std::vector<std::uint32_t> maskReads(static_cast<std::size_t>(std::max(0, trace.arrays[kArrayMask].size)), 0);
+    std::vector<std::int32_t> maskTouched;  // the mask elements this thread has read
+    std::uint32_t currentWarp = ~0u;
+
+    std::size_t i = 0;
+    while (i < ev.size()) {
+        const std::uint16_t thread = ev[i].thread;
+        const std::uint32_t warp = thread / kWarpSize;
+        if (warp != currentWarp) {
+            index.clear();
+            currentWarp = warp;
         }
-        requests[it->second].events.push_back(i);
-    }
-    for (WarpRequest& r : requests) {
-        std::vector<std::int64_t> words;
-        for (std::uint32_t i : r.events)
-            words.push_back(events[i].index);
-        std::sort(words.begin(), words.end());
-        words.erase(std::unique(words.begin(), words.end()), words.end());
-        r.bytes = static_cast<std::uint32_t>(words.size() * 4);
-        if (r.space == RequestSpace::Global) {
-            std::vector<std::int64_t> sectors, lines;
-            for (std::int64_t w : words) {
-                sectors.push_back(w * 4 / kSectorBytes);
-                lines.push_back(w * 4 / kLineBytes);
+        // Where this thread's last multiply-add of each phase is: an access
+        // before it is in the tap loop, placed by taps; one after it (the
+        // store of the result) by its count in the phase alone.
+        lastTap.clear();
+        {
+            std::uint32_t p = 0;
+            for (std::size_t j = i; j < ev.size() && ev[j].thread == thread; ++j) {
+                if (ev[j].op == Op::Barrier) {
+                    ++p;
+                } else if (ev[j].op == Op::MultiplyAdd) {
+                    if (lastTap.size() <= p) lastTap.resize(p + 1, kNoTapEvent);
+                    lastTap[p] = j;
+                }
             }
-            sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
-            lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-            r.sectors = static_cast<std::uint32_t>(sectors.size());
-            r.lines = static_cast<std::uint32_t>(lines.size());
-        } else if (r.space == RequestSpace::Shared) {
-            std::uint32_t perBank[kBanks] = {};
-            for (std::int64_t w : words)
-                ++perBank[static_cast<std::size_t>(((w % kBanks) + kBanks) % kBanks)];
-            r.wavefronts = *std::max_element(std::begin(perBank), std::end(perBank));
-        } else {
-            r.wavefronts = static_cast<std::uint32_t>(words.size());
+        }
+        std::uint32_t phase = 0, local = 0, tapRepeat = 0;
+        std::int32_t tap = -1;
+        for (std::int32_t m : maskTouched) maskReads[static_cast<std::size_t>(m)] = 0;
+        maskTouched.clear();
+        counts.clear();
+        afterTaps.clear();
+        std::uint32_t vectorRequest = ~0u;  // the request of the 16-byte access in progress
+        int vectorLeft = 0;
+        std::int32_t vectorNext = 0;
+        for (; i < ev.size() && ev[i].thread == thread; ++i) {
+            const Event& e = ev[i];
+            if (phase >= phaseLength.size()) {
+                phaseLength.resize(phase + 1, 0);
+                phaseHasBarrier.resize(phase + 1, 0);
+            }
+            if (e.op == Op::Barrier) {
+                phaseHasBarrier[phase] = 1;
+                ++phase;
+                local = 0;
+                tap = -1;
+                tapRepeat = 0;
+                counts.clear();
+                afterTaps.clear();
+                vectorLeft = 0;
+                continue;
+            }
+            const std::uint32_t k = local++;
+            phaseLength[phase] = std::max(phaseLength[phase], local);
+            if (e.op == Op::MultiplyAdd) {
+                vectorLeft = 0;
+                continue;
+            }
+            if (e.array >= kArrayCount || isOutside(e.op) || spaceOf[e.array] == Space::Register) continue;
+            const bool store = isStore(e.op);
+            const bool inTaps = phase < lastTap.size() && lastTap[phase] != kNoTapEvent && i < lastTap[phase];
+            if (inTaps && !store && e.array == kArrayMask && e.index >= 0 &&
+                static_cast<std::size_t>(e.index) < maskReads.size()) {
+                // A new tap: its mask element places it.
+                if (maskReads[static_cast<std::size_t>(e.index)] == 0) maskTouched.push_back(e.index);
+                tap = e.index;
+                tapRepeat = maskReads[static_cast<std::size_t>(e.index)]++;
+                counts.clear();
+            }
+            // The 2nd to 4th floats of a load4 or store4 join its first.
+            if (vectorLeft > 0 && e.line == requests[vectorRequest].line && e.array == requests[vectorRequest].array &&
+                store == requests[vectorRequest].store && e.index == vectorNext) {
+                requests[vectorRequest].events.push_back(static_cast<std::uint32_t>(i));
+                --vectorLeft;
+                ++vectorNext;
+                continue;
+            }
+            vectorLeft = 0;
+            std::vector<LineCount>& lineCounts = inTaps ? counts : afterTaps;
+            std::uint32_t nth = 0;
+            auto c = std::find_if(lineCounts.begin(), lineCounts.end(), [&](const LineCount& l) {
+                return l.line == e.line && l.array == e.array && l.store == store;
+            });
+            if (c == lineCounts.end()) {
+                lineCounts.push_back(LineCount{e.line, e.array, store, 1});
+            } else {
+                nth = c->count++;
+            }
+            const PlaceKey key{phase, inTaps ? tap : kNoTap, inTaps ? tapRepeat : 0u, nth, e.line, e.array, store};
+            auto [it, added] = index.try_emplace(key, static_cast<std::uint32_t>(requests.size()));
+            if (added) {
+                WarpRequest r;
+                const Space space = spaceOf[e.array];
+                r.space = space == Space::Shared     ? RequestSpace::Shared
+                          : space == Space::Constant ? RequestSpace::Constant
+                                                     : RequestSpace::Global;
+                r.store = store;
+                r.array = e.array;
+                r.line = e.line;
+                r.phase = static_cast<std::uint16_t>(phase);
+                r.warp = warp;
+                r.laneBytes = isVectorLine(e.line) ? 16 : 4;
+                requests.push_back(std::move(r));
+                firstLocal.push_back(k);
+            }
+            WarpRequest& r = requests[it->second];
+            r.events.push_back(static_cast<std::uint32_t>(i));
+            firstLocal[it->second] = std::min(firstLocal[it->second], k);
+            if (r.laneBytes == 16) {
+                vectorRequest = it->second;
+                vectorLeft = 3;
+                vectorNext = e.index + 1;
+            }
         }
     }
+
+    // Steps as trace/steps.cpp numbers them: a phase's events, then its barrier step.
+    std::vector<std::uint32_t> phaseFirst(phaseLength.size() + 1, 0);
+    for (std::size_t p = 0; p < phaseLength.size(); ++p)
+        phaseFirst[p + 1] = phaseFirst[p] + phaseLength[p] + (phaseHasBarrier[p] ? 1 : 0);
+    std::vector<std::int64_t> words;
+    for (std::size_t r = 0; r < requests.size(); ++r) {
+        requests[r].step = phaseFirst[requests[r].phase] + firstLocal[r];
+        measure(requests[r], ev, words);
+    }
+    std::stable_sort(requests.begin(), requests.end(), [](const WarpRequest& a, const WarpRequest& b) {
+        return a.step != b.step ? a.step < b.step : a.warp < b.warp;
+    });
     return requests;
+}
+
+std::vector<std::int64_t> requestSectors(const WarpRequest& r, std::span<const Event> events) {
+    std::vector<std::int64_t> sectors;
+    for (std::uint32_t i : r.events) sectors.push_back(sectorOf(events[i].index));
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    return sectors;
+}
+
+std::vector<bool> conflictingEvents(const WarpRequest& r, std::span<const Event> events) {
+    std::vector<std::int64_t> words;
+    for (std::uint32_t i : r.events) words.push_back(events[i].index);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    int perBank[kBanks] = {};
+    for (std::int64_t w : words) ++perBank[bankOf(w)];
+    std::vector<bool> out;
+    out.reserve(r.events.size());
+    for (std::uint32_t i : r.events) out.push_back(perBank[bankOf(events[i].index)] > 1);
+    return out;
 }
 
 MemoryCounters countRequests(const std::vector<WarpRequest>& requests) {

@@ -1,11 +1,14 @@
 // The memory requests a warp issues, from a trace of per-thread accesses
-// (docs/memory-model.md). The lanes of one warp that access the same array,
-// from the same source line, the same time (the n-th such access of each
-// thread since its last barrier) are one request, as one instruction of a
-// warp would be on the GPU. Where lanes diverge (a boundary test skips some
-// iterations of a lane), the n-th access of one lane may belong to another
-// iteration than the n-th of its neighbour: the grouping is then an
-// approximation, and the requests are the most any lane makes.
+// (docs/memory-model.md). The lanes of one warp that access the same array
+// from the same source line, at the same place in their loop, are one
+// request, as one instruction of a warp would be on the GPU. A lane's place
+// is counted without knowing the loop: within a barrier phase, by the
+// multiply-adds (taps) it has done before the access, then by its accesses of
+// that line since its last multiply-add. Lanes that take different branches
+// of one iteration (a tile cell from shared memory, a halo cell from global
+// memory) stay at the same place; lanes that skip a tap altogether (a ghost
+// cell at the image's edge) fall behind their neighbours, and there the
+// grouping is an approximation.
 //
 // For each request:
 //   global    the 32-byte sectors and 128-byte lines its addresses touch
@@ -15,9 +18,12 @@
 //             are the most distinct words that fall in one bank (a word read
 //             by several lanes is broadcast, one wavefront);
 //   constant  the distinct addresses: one is a broadcast, k are served in k passes.
+// A line that calls load4 or store4 moves 16 bytes per lane: the four floats
+// the trace records for it are one access of that lane.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "trace/trace.hpp"
@@ -52,6 +58,12 @@ struct MemoryCounters {
 constexpr int kSectorBytes = 32;
 constexpr int kLineBytes = 128;
 constexpr int kBanks = 32;
+constexpr int kWarpSize = 32;
+
+// Where element `index` of a 4-byte array sits.
+constexpr std::int64_t sectorOf(std::int64_t index) { return index * 4 / kSectorBytes; }
+constexpr std::int64_t lineOf(std::int64_t index) { return index * 4 / kLineBytes; }
+constexpr int bankOf(std::int64_t index) { return static_cast<int>(((index % kBanks) + kBanks) % kBanks); }
 
 enum class RequestSpace : std::uint8_t { Global, Shared, Constant };
 
@@ -60,17 +72,29 @@ struct WarpRequest {
     RequestSpace space = RequestSpace::Global;
     bool store = false;
     std::uint8_t array = 0;
-    std::uint16_t line = 0;  // the source line
+    std::uint8_t laneBytes = 4;  // 4, or 16 for load4/store4
+    std::uint16_t line = 0;      // the source line
+    std::uint16_t phase = 0;     // barriers passed before it
     std::uint32_t warp = 0;
-    std::vector<std::uint32_t> events;  // indices into the block's events, one per active lane
+    std::uint32_t step = 0;      // the replay step (trace/steps.hpp) of its earliest lane's access
+    std::vector<std::uint32_t> events;  // indices into the block's events: every float each active lane moves
     std::uint32_t sectors = 0;          // global: distinct 32-byte sectors
     std::uint32_t lines = 0;            // global: distinct 128-byte lines
     std::uint32_t bytes = 0;            // 4 x distinct addresses
     std::uint32_t wavefronts = 0;       // shared: the most distinct words in one bank; constant: distinct addresses
 };
 
-// Every request of one traced block, in the order of their first access.
+// Every request of one traced block, ordered by step, then warp.
 std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex);
+
+// The source lines of the trace's kernel that make 16-byte accesses (load4, store4).
+std::vector<std::uint16_t> vectorAccessLines(const Trace& trace);
+
+// The distinct sectors a global request touches, ascending.
+std::vector<std::int64_t> requestSectors(const WarpRequest& r, std::span<const Event> events);
+// For a shared request: per event of `r.events`, whether its bank holds more
+// than one distinct word of the request (the lanes that wait for another wavefront).
+std::vector<bool> conflictingEvents(const WarpRequest& r, std::span<const Event> events);
 
 MemoryCounters countRequests(const std::vector<WarpRequest>& requests);
 MemoryCounters countMemory(const Trace& trace, std::size_t blockIndex);
