@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# The warp-request model (kernels/trace/warp_requests.cpp) against the GPU's
-# own counters: for each kernel and radius, `tilescope stats` counts the
-# model's requests, sectors and wavefronts from a trace of the whole launch,
-# and Nsight Compute (ncu) reads the same quantities from one plain launch.
-# Prints a table (Markdown) to stdout and to $OUT/memory-check.md.
+# The memory model (docs/memory-model.md) against the GPU's own counters:
+# for each kernel at radius 1, 2 and 4, `tilescope memory` counts the model's
+# requests, sectors and wavefronts and replays the launch through its caches
+# (a trace of the whole launch, a few waves of blocks at a time), and Nsight
+# Compute reads the same quantities from one plain launch of the same kernel
+# on the same input (caches flushed before it, clocks left alone).
+# Writes $OUT/memory/model-*.json, $OUT/memory/ncu-*.csv and the table
+# $OUT/memory-check.md (scripts/memory_table.py), and prints the table.
 #
-#   scripts/memory-check.sh [SIZE2D] [SIZE1D]      (default 256x256 and 65536)
+#   scripts/memory-check.sh [SIZE2D] [SIZE1D]      (default 1024x1024 and 1048576)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${OUT:-$root/gpu-out}"
-mkdir -p "$out"
-size2d="${1:-256x256}"
-size1d="${2:-65536}"
+mkdir -p "$out/memory"
+size2d="${1:-1024x1024}"
+size1d="${2:-1048576}"
 build=/tmp/tilescope-memory-build
 cmake -S "$root" -B "$build" -DTILESCOPE_APP=OFF -DTILESCOPE_TESTS=OFF -DTILESCOPE_BENCH=OFF \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$root/.deps/usr" > "$out/memory-configure.log" 2>&1 ||
@@ -19,7 +22,6 @@ cmake -S "$root" -B "$build" -DTILESCOPE_APP=OFF -DTILESCOPE_TESTS=OFF -DTILESCO
 cmake --build "$build" --target tilescope -j "$(nproc)" > "$out/memory-build.log" 2>&1 ||
   { grep -E "error" -A3 "$out/memory-build.log" | head -40; exit 1; }
 tilescope="$build/app/tilescope"
-# Inputs for the plain runs: random floats of the two sizes.
 python3 - "$size2d" "$size1d" <<'PY'
 import sys, numpy as np
 w, h = (int(v) for v in sys.argv[1].split("x"))
@@ -31,36 +33,35 @@ for r in (1, 2, 4):
     np.save(f"/tmp/memory-mask2d-{r}.npy", rng.random((m, m), dtype=np.float32))
     np.save(f"/tmp/memory-mask1d-{r}.npy", rng.random(m, dtype=np.float32))
 PY
-metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
-table="$out/memory-check.md"
-{
-  echo "| kernel | r | size | ld requests model / ncu | ld sectors model / ncu | st sectors model / ncu | shared ld wavefronts model / ncu | shared st wavefronts model / ncu |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
-} > "$table"
-for k in $("$tilescope" list | sed '/^$/,$d'); do
-  size="$size2d"; input=/tmp/memory-in2d.npy; dims=2d
-  case "$k" in conv1d_*) size="$size1d"; input=/tmp/memory-in1d.npy; dims=1d ;; esac
-  for r in 1 2 4; do
-    mask="/tmp/memory-mask$dims-$r.npy"
-    model=$("$tilescope" stats --kernel "$k" --input "$input" --mask "$mask" --backend cpu 2>/dev/null |
-      python3 -c 'import json,sys; t=json.load(sys.stdin)["totals"]; print(" ".join(str(t[k]) for k in ["global_load_requests","global_load_sectors","global_store_sectors","shared_load_wavefronts","shared_store_wavefronts"]))' 2>/dev/null)
-    [ -z "$model" ] && model="- - - - -"
-    hw=$(ncu --metrics "$metrics" --csv --launch-count 1 -k "regex:conv" "$tilescope" run --kernel "$k" --input "$input" \
-      --output /tmp/memory-out.npy --mask "$mask" --backend cuda 2>/dev/null |
-      python3 -c '
-import csv, sys
-rows = [r for r in csv.reader(l for l in sys.stdin if l.startswith("\""))]
-head, body = rows[0], rows[1:]
-name, value = head.index("Metric Name"), head.index("Metric Value")
-want = ["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]
-got = {r[name]: r[value].replace(",", "") for r in body}
-print(" ".join(got.get(w, "-") for w in want))' 2>/dev/null)
-    [ -z "$hw" ] && hw="- - - - -"
-    read -r m1 m2 m3 m4 m5 <<< "$model"
-    read -r h1 h2 h3 h4 h5 <<< "$hw"
-    echo "| $k | $r | $size | $m1 / $h1 | $m2 / $h2 | $m3 / $h3 | $m4 / $h4 | $m5 / $h5 |" >> "$table"
-  done
+kernels=$("$tilescope" list | sed '/^$/,$d')
+cases=()
+for k in $kernels; do for r in 1 2 4; do cases+=("$k $r"); done; done
+args() {  # kernel radius -> the input and mask options
+  local dims=2d input=/tmp/memory-in2d.npy
+  case "$1" in conv1d_*) dims=1d; input=/tmp/memory-in1d.npy ;; esac
+  echo "--kernel $1 --input $input --mask /tmp/memory-mask$dims-$2.npy"
+}
+export -f args
+export tilescope out
+# The model: every case at once, a few at a time (each holds up to a few GB of trace).
+start=$(date +%s)
+printf '%s\n' "${cases[@]}" | xargs -P "${MODEL_JOBS:-6}" -L 1 bash -c \
+  '"$tilescope" memory $(args "$0" "$1") --backend cpu > "$out/memory/model-$0-$1.json" 2> "$out/memory/model-$0-$1.err"'
+echo "model: $(( $(date +%s) - start )) s for ${#cases[@]} launches" | tee "$out/memory/model-time.txt"
+metrics=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+metrics+=,smsp__sass_inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+metrics+=,smsp__sass_inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+metrics+=,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sector_hit_rate.pct,dram__bytes_read.sum
+metrics+=,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+metrics+=,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum
+start=$(date +%s)
+for c in "${cases[@]}"; do
+  set -- $c
+  ncu --clock-control none --cache-control all --metrics "$metrics" --csv --launch-count 1 -k "regex:conv" \
+    "$tilescope" run $(args "$1" "$2") --output /tmp/memory-out.npy --backend cuda \
+    > "$out/memory/ncu-$1-$2.csv" 2> "$out/memory/ncu-$1-$2.err"
 done
-cat "$table"
+echo "ncu: $(( $(date +%s) - start )) s" | tee -a "$out/memory/model-time.txt"
+python3 "$root/scripts/memory_table.py" "$out/memory" "$size2d" "$size1d" > "$out/memory-check.md"
+cat "$out/memory-check.md"

@@ -148,6 +148,14 @@ TEST(Io, NpyReadsHandBuiltFloat32Signal) {
     EXPECT_EQ(image->width, 5);
     EXPECT_EQ(image->height, 1);
     EXPECT_EQ(image->data, values);
+    // A 1D signal is one long row: 2^20 elements are fine where an image row of 70,000 is refused.
+    std::vector<float> million(std::size_t{1} << 20);
+    for (std::size_t i = 0; i < million.size(); ++i) million[i] = static_cast<float>(i % 251);
+    writeBytes(dir / "m.npy", npyBytes("<f4", "(1048576,)", rawBytes(million)));
+    auto signal = io::readNpy(dir / "m.npy");
+    ASSERT_TRUE(signal.ok()) << signal.error().message;
+    EXPECT_EQ(signal->width, 1 << 20);
+    EXPECT_EQ(signal->data[1000], 1000.0f - 3 * 251);
 }
 
 TEST(Io, NpyReadsHandBuiltFloat64Image) {

@@ -296,6 +296,7 @@ TEST(CacheModel, StoresAllocateInL2WithoutReadingDram) {
     EXPECT_EQ(c.l2StoreHits, 1u);
     EXPECT_EQ(c.dramReadBytes, 0u);
     EXPECT_EQ(c.loadSectors, 0u);
+    EXPECT_DOUBLE_EQ(c.l2HitRate(), 1.0);  // nothing was missing: both count as hits
 }
 
 TEST(CacheModel, AWholeLaunchReadsItsInputFromDramOnce) {

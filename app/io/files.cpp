@@ -88,11 +88,13 @@ Status checkShape(const fs::path& path, std::span<const std::size_t> dims) {
     std::size_t elements = 1;
     for (std::size_t d : dims) {
         if (d == 0) return fileError(path, "has a zero-sized dimension");
-        if (d > kMaxDimension)
+        // A 1D array is one long row: only its element count is limited.
+        if (dims.size() > 1 && d > kMaxDimension)
             return fileError(path, "has a dimension of " + std::to_string(d) + " (the limit is " +
                                        std::to_string(kMaxDimension) + ")");
-        // Each factor is at most 2^16 and the product stays at most 2^28
-        // before this multiplication, so it cannot overflow.
+        // With several dimensions each factor is at most 2^16, and the
+        // product stays at most 2^28 before this multiplication, so it
+        // cannot overflow; a single dimension is the product itself.
         elements *= d;
         if (elements > kMaxElements)
             return fileError(path, "has more than " + std::to_string(kMaxElements) + " elements (2^28, the limit)");

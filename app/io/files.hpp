@@ -49,8 +49,9 @@ std::string quoteUntrusted(std::string_view text);
 // Lower-case extension with its dot (".png"), or "" when there is none.
 std::string lowerExtension(const std::filesystem::path& path);
 
-// Refuses zero-sized dimensions, a dimension over kMaxDimension, and more
-// than kMaxElements elements in all.
+// Refuses zero-sized dimensions, a dimension over kMaxDimension (of an image
+// or a mask; a 1D array may be as long as kMaxElements), and more than
+// kMaxElements elements in all.
 Status checkShape(const std::filesystem::path& path, std::span<const std::size_t> dims);
 
 // Refuses NaN and infinity, naming the first offending element.

@@ -79,7 +79,7 @@ double CacheCounters::l1HitRate() const {
 
 double CacheCounters::l2HitRate() const {
     const std::uint64_t looked = l2LoadSectors + storeSectors;
-    return looked == 0 ? 0.0 : static_cast<double>(l2LoadHits + l2StoreHits) / static_cast<double>(looked);
+    return looked == 0 ? 0.0 : static_cast<double>(l2LoadHits + storeSectors) / static_cast<double>(looked);
 }
 
 struct CacheModel::State {

@@ -53,13 +53,14 @@ struct CacheCounters {
     std::uint64_t l2LoadSectors = 0; // L1 misses, looked up in L2
     std::uint64_t l2LoadHits = 0;
     std::uint64_t storeSectors = 0;  // global store sectors written to L2
-    std::uint64_t l2StoreHits = 0;
+    std::uint64_t l2StoreHits = 0;   // store sectors already in L2
     std::uint64_t dramReadBytes = 0; // 32 per L2 load miss
     std::vector<CacheLineCounts> lines;  // by source line, ascending
 
     double l1HitRate() const;  // l1Hits / loadSectors
-    // (load and store hits) / (load and store sectors looked up), as Nsight
-    // Compute's lts__t_sector_hit_rate counts them.
+    // (load hits + store sectors) / (load and store sectors), as Nsight
+    // Compute's lts__t_sector_hit_rate counts them: a store allocates its
+    // sector without reading DRAM, which counts as a hit.
     double l2HitRate() const;
 };
 
