@@ -287,7 +287,9 @@ InitialFrame initialFrame(void (*entry)(void*), void* argument) {
 // The frame tilescope_fiber_switch leaves on a suspended fiber's stack, at
 // the saved stack pointer (lowest address first): x19-x28, x29, x30 (the
 // return address), d8-d15, FPCR and 8 bytes of padding, 176 bytes in all (a
-// multiple of 16, as sp must be).
+// multiple of 16, as sp must be). Unlike x86-64's, this switch ends with ret:
+// a `br` to the return address would land, where branch target
+// identification is on, on a return site that has no landing pad.
 asm(R"(
     .text
     .globl  tilescope_fiber_switch
