@@ -24,6 +24,7 @@
 
 #include "api/runner.hpp"
 #include "core/image.hpp"
+#include "exec/fiber.hpp"
 #include "trace/trace_io.hpp"
 
 namespace {
@@ -104,6 +105,7 @@ int main(int argc, char** argv) {
                      "workers_all,events_per_s_untraced,events_per_s_traced,bytes_per_event_memory,"
                      "bytes_per_event_binary\n");
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    std::printf("CPU executor fibers: %s\n\n", cpu::fiberImplementation());
     std::printf(
         "| kernel | image | mask | events | untraced, 1 core (s) | traced, 1 core (s) | untraced, %u cores (s) | "
         "Mevents/s untraced | Mevents/s traced | bytes/event (memory, binary file) |\n",

@@ -15,11 +15,11 @@
 
 namespace tilescope::cpu {
 
-thread_local Dim3 threadIdx;
-thread_local Dim3 blockIdx;
-thread_local Dim3 blockDim;
-thread_local Dim3 gridDim;
-thread_local BlockState* t_block = nullptr;
+thread_local constinit Dim3 threadIdx;
+thread_local constinit Dim3 blockIdx;
+thread_local constinit Dim3 blockDim;
+thread_local constinit Dim3 gridDim;
+thread_local constinit BlockState* t_block = nullptr;
 
 namespace {
 
@@ -53,6 +53,7 @@ struct ThreadSlot {
     Fiber fiber;
     ThreadState state = ThreadState::Ready;
     unsigned waitLine = 0;
+    Dim3 coords;  // threadIdx, worked out once per worker rather than at every resume
 };
 
 // Runs the blocks handed to one worker thread.
@@ -62,6 +63,8 @@ public:
         : m_plan(plan), m_body(body), m_options(options), m_stacks(kStackBytes), m_slots(plan.block.count()) {
         m_state.drop = options.drop.any() ? &options.drop : nullptr;
         m_state.wait = &Worker::waitAtBarrier;
+        for (unsigned t = 0; t < m_slots.size(); ++t) m_slots[t].coords = threadCoords(t, plan.block);
+        if (options.schedule != Schedule::Random) m_order = resumeOrder(0);  // the same for every block
     }
 
     // Returns an error message, or nothing when the block ran to the end;
@@ -69,7 +72,8 @@ public:
     std::optional<std::string> runBlock(Dim3 block, unsigned linearBlock, bool traced, std::size_t eventLimit,
                                         std::vector<Event>& out, LaunchFaults& faults) {
         const unsigned count = m_plan.block.count();
-        const std::vector<unsigned> order = resumeOrder(linearBlock);
+        if (m_options.schedule == Schedule::Random) m_order = resumeOrder(linearBlock);
+        const std::vector<unsigned>& order = m_order;
         blockIdx = block;
         blockDim = m_plan.block;
         gridDim = m_plan.grid;
@@ -97,7 +101,7 @@ public:
                 ThreadSlot& slot = m_slots[t];
                 if (slot.state != ThreadState::Ready) continue;
                 m_state.current = t;
-                threadIdx = threadCoords(t, m_plan.block);
+                threadIdx = slot.coords;
                 slot.fiber.resume();
                 if (slot.fiber.finished()) slot.state = ThreadState::Done;
                 if (m_fault) error = describeFault(*m_fault, t, block);
@@ -217,6 +221,7 @@ private:
     const CpuOptions& m_options;
     StackPool m_stacks;
     std::vector<ThreadSlot> m_slots;
+    std::vector<unsigned> m_order;  // the threads in the order the schedule resumes them
     BlockState m_state;
     std::optional<KernelFault> m_fault;
 };

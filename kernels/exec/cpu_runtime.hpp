@@ -5,6 +5,8 @@
 // All fibers of a block run on one OS thread, and the executor sets
 // threadIdx before it resumes each fiber, so threadIdx can be a plain
 // thread_local variable: reading it costs no more than reading any global.
+// (`constinit` says that no dynamic initialisation is needed, so that the
+// compiler reads them directly instead of through an initialising wrapper.)
 #pragma once
 
 #include <cstdint>
@@ -18,10 +20,10 @@
 
 namespace tilescope::cpu {
 
-extern thread_local Dim3 threadIdx;
-extern thread_local Dim3 blockIdx;
-extern thread_local Dim3 blockDim;
-extern thread_local Dim3 gridDim;
+extern thread_local constinit Dim3 threadIdx;
+extern thread_local constinit Dim3 blockIdx;
+extern thread_local constinit Dim3 blockDim;
+extern thread_local constinit Dim3 gridDim;
 
 // A launch that asks for more shared memory than reserved, or a trace over
 // budget: thrown inside the faulting thread's fiber, caught at its entry.
@@ -59,12 +61,17 @@ struct BlockState {
     void (*wait)(unsigned line) = nullptr;  // suspends the running thread at a barrier
 };
 
-extern thread_local BlockState* t_block;
+extern thread_local constinit BlockState* t_block;
 
 struct CpuRecorder {
+    // Inlined into every access of a kernel: untraced, it costs one test.
     static void record(Op op, std::uint8_t array, int index, float value, unsigned line) {
         BlockState& b = *t_block;
-        if (!b.tracing) return;
+        if (b.tracing) append(b, op, array, index, value, line);
+    }
+    // Out of line, so that the inlined test above stays small.
+    [[gnu::noinline]] static void append(BlockState& b, Op op, std::uint8_t array, int index, float value,
+                                         unsigned line) {
         if (b.events.size() >= b.eventLimit) throw KernelFault{KernelFault::Kind::TraceBudget};
         b.events.push_back(Event{index, value, static_cast<std::uint16_t>(b.current), static_cast<std::uint16_t>(line),
                                  b.phase[b.current], op, array});

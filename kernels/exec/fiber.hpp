@@ -3,11 +3,21 @@
 // __syncthreads() can suspend a thread mid-kernel and resume it later: a real
 // barrier, not a simulation of one.
 //
-// Two implementations behind one small class: Boost.Context (fast switches,
-// used when CMake finds it) and POSIX ucontext (in every glibc; each switch
-// costs a system call, and switches happen only at barriers). A build with
-// AddressSanitizer always takes ucontext, whose switches it announces to ASan
-// (fiber.cpp says why).
+// Three implementations behind one small class (fiber.cpp), chosen when the
+// build is configured (the CMake option TILESCOPE_FIBERS, whose status line
+// names the one in use):
+//   - our own switch, the default on x86-64 and AArch64 Linux: a few lines of
+//     assembly that save the callee-saved registers of one stack and restore
+//     another's, about as cheap as a function call, with no library needed;
+//   - Boost.Context, where its compiled library is installed (as fast);
+//   - POSIX ucontext, in every glibc, for other systems: each switch costs a
+//     system call (the signal mask).
+// A build with AddressSanitizer always takes ucontext, whose switches it
+// announces to ASan (fiber.cpp says why).
+//
+// A fiber's entry must not throw: an exception that leaves it ends the
+// program, as at the top of a thread (the executor's entry catches a
+// kernel's faults inside the fiber). Exceptions never cross stacks.
 #pragma once
 
 #include <cstddef>
@@ -57,5 +67,8 @@ private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };
+
+// What switches fibers in this build: "own", "boost" or "ucontext".
+const char* fiberImplementation();
 
 }  // namespace tilescope::cpu
