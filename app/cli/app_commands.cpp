@@ -62,6 +62,8 @@ struct StateOptions {
     std::string dropBarrier;  // all, or LINE[,LINE...]: the Source panel's check boxes unticked
     std::string schedule;     // in-order, reverse, random (default: reverse when a barrier is dropped)
     long long problem = -1;   // select the N-th problem of the Problems panel
+    std::string granularity;  // step, warp, event or request: what the stepping bar's > moves by
+    long long request = -1;   // the selected thread's warp's K-th request (by warp request from the start)
     std::string focus;        // a panel that fills the window
     std::string lesson;       // a lesson (its name or file), shown at lessonStep
     int lessonStep = 1;
@@ -116,6 +118,16 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
         ->check(CLI::IsMember({"in-order", "reverse", "random"}));
     command
         .add_option("--problem", o.problem, "select the N-th problem (from 0) of the Problems panel, as a click would")
+        ->check(CLI::NonNegativeNumber);
+    command
+        .add_option("--granularity", o.granularity,
+                    "what a step of the stepping bar moves by: step, warp (one warp's part of a step), event, or "
+                    "request (the selected thread's warp's memory requests, one at a time)")
+        ->check(CLI::IsMember({"step", "warp", "event", "request"}));
+    command
+        .add_option("--request", o.request,
+                    "show the selected thread's warp's K-th memory request (from 0), stepping by warp request from "
+                    "the start")
         ->check(CLI::NonNegativeNumber);
     command.add_option("--focus", o.focus, std::string("a panel that fills the window: ") + kPanelNames);
     command.add_option("--lesson", o.lesson,
@@ -269,6 +281,18 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         options.view.step = o.step;
     if (o.problem >= 0)
         options.view.problem = static_cast<std::size_t>(o.problem);
+    if (!o.granularity.empty())
+        options.view.granularity = o.granularity == "warp"      ? Granularity::WarpStep
+                                   : o.granularity == "event"   ? Granularity::Event
+                                   : o.granularity == "request" ? Granularity::WarpRequest
+                                                                : Granularity::Step;
+    if (o.request >= 0) {
+        if (o.step >= 0)
+            return badInput("--request K and --step S both put the cursor somewhere: give one");
+        if (!o.granularity.empty() && o.granularity != "request")
+            return badInput("--request K steps by warp request: leave out --granularity " + o.granularity);
+        options.view.request = o.request;
+    }
     if (ui::isOwnKernel(o.compare) && o.run.kernelFile.empty())
         return badInput("--compare own compares with your kernel file: give it with --kernel-file");
     if (ui::isOwnKernel(o.compare) && ownMain)
@@ -455,9 +479,10 @@ int runExport(const AppCommandState& state) {
     if (!view)
         return fail(badInput("unknown --view '" + state.view + "' (grid, threads, shared, output or window)"));
     request.view = *view;
-    request.by = state.by == "event"  ? Granularity::Event
-                 : state.by == "warp" ? Granularity::WarpStep
-                                      : Granularity::Step;
+    request.by = state.by == "event"     ? Granularity::Event
+                 : state.by == "warp"    ? Granularity::WarpStep
+                 : state.by == "request" ? Granularity::WarpRequest
+                                         : Granularity::Step;
     if (state.from >= 0)
         request.from = state.from;
     if (state.to >= 0)
@@ -569,8 +594,8 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     exporter
         ->add_option("--by", state->by,
                      "what a frame advances by: step (every thread of the block, lockstep: the default), warp (one "
-                     "warp's part of a step) or event")
-        ->check(CLI::IsMember({"step", "warp", "event"}));
+                     "warp's part of a step), event, or request (the selected thread's warp's memory requests)")
+        ->check(CLI::IsMember({"step", "warp", "event", "request"}));
     exporter->add_option("--from", state->from, "the first step (default 0)")->check(CLI::NonNegativeNumber);
     exporter->add_option("--to", state->to, "the last step (default: the end of the block's trace)")
         ->check(CLI::NonNegativeNumber);

@@ -71,7 +71,7 @@ constexpr Shortcut kShortcuts[] = {
     {"PageDown / PageUp", "next / previous barrier phase"},
     {"Home / End", "the start / the end of the block's trace"},
     {"Down", "the selected thread's next event"},
-    {"Up", "granularity: step, warp, event"},
+    {"Up", "granularity: step, warp, event, warp request"},
 };
 
 // Frames a screenshot waits after the result is in, for windows to take

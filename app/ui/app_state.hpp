@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/runner.hpp"
+#include "trace/trace_index.hpp"
 #include "ui/inputs.hpp"
 #include "ui/masks.hpp"
 
@@ -44,6 +45,10 @@ struct ViewState {
     std::optional<long long> step;                     // position in the trace
     std::string compareKernel;                         // empty: no compare mode
     std::optional<std::size_t> problem;                // --problem N: jump to the N-th problem, as a click would
+    std::optional<Granularity> granularity;            // --granularity: what a step of the stepping bar is
+    // --request K: after K + 1 steps by warp request from the start (the
+    // selected thread's warp's request K, from 0), as the > button takes it there.
+    std::optional<long long> request;
 };
 
 struct PanelVisibility {

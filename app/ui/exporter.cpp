@@ -65,6 +65,8 @@ const char* exportUnitName(Granularity by) {
             return "warp steps";
         case Granularity::Event:
             return "events";
+        case Granularity::WarpRequest:
+            return "warp requests";
     }
     return "steps";
 }
@@ -183,8 +185,7 @@ Result<std::unique_ptr<Exporter>> Exporter::start(const ExportRequest& request, 
                         (why.empty() ? std::string(": the step-through views have none") : ": " + why));
     }
     for (int i = 0; i < session.runCount(); ++i)
-        exporter->m_positions.push_back(session.replay(i) ? cursorPositions(*session.replay(i), request.by)
-                                                          : std::vector<Cursor>{0});
+        exporter->m_positions.push_back(session.cursorPositions(i, request.by));
     auto steps = exportSteps(request, static_cast<long long>(exporter->m_positions[0].size()) - 1);
     if (!steps)
         return steps.error();

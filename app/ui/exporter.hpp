@@ -52,7 +52,7 @@ struct ExportRequest {
 
 const char* exportFormatName(ExportFormat format);  // "gif", "mp4", "png-dir", "svg"
 const char* exportViewName(ExportView view);        // "grid", "threads", ...
-const char* exportUnitName(Granularity by);         // "steps", "warp steps", "events"
+const char* exportUnitName(Granularity by);         // "steps", "warp steps", "events", "warp requests"
 std::optional<ExportView> exportViewFromName(const std::string& name);
 
 // What can be checked before any trace: the range's order, every, fps,
@@ -64,7 +64,8 @@ Status checkExportRequest(const ExportRequest& request);
 // positions outside the trace and more than kMaxExportFrames frames.
 Result<std::vector<long long>> exportSteps(const ExportRequest& request, long long last);
 
-// The cursor after each whole unit of `by`: 0, then each next(), up to the end.
+// The cursor after each whole unit of `by`: 0, then each next(), up to the
+// end (WarpRequest, which needs the selected warp: TraceSession::cursorPositions).
 std::vector<Cursor> cursorPositions(const BlockReplay& replay, Granularity by);
 
 class Exporter {

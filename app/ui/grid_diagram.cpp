@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ui/image_view.hpp"
+#include "ui/memory_view.hpp"
 
 namespace tilescope::ui {
 
@@ -140,6 +141,31 @@ GridLegend drawGridDiagram(DiagramCanvas& canvas, const Palette& palette, const 
         // part of the tile too: the tile outline covers them.
     }
 
+    // The warp's request: its lanes' elements filled (under the loads' marks),
+    // the cell lines drawn again over the fill; their values in black or white over it.
+    std::vector<SectorRun> runs;
+    std::vector<std::int64_t> requested;  // y * width + x of each element, sorted
+    if (overlays.request && scene.request) {
+        shown.request = true;
+        const WarpRequest& q = *scene.request;
+        const std::span<const Event> events = replay.events();
+        for (std::uint32_t e : q.events) {
+            const ArrayInfo::Coords c = n.coords(events[e].index);
+            if (c.x >= width || c.y >= height)
+                continue;
+            requested.push_back(static_cast<std::int64_t>(c.y) * width + c.x);
+            const ImVec2 a = cellMin(c.x, c.y), b = cellMax(c.x, c.y);
+            canvas.rectFilled(a, b, palette.request);
+            if (cell >= 8.0f)
+                canvas.rect(a, b, palette.cellGrid, 1.0f);
+        }
+        std::sort(requested.begin(), requested.end());
+        runs = sectorRuns(n, q, events);
+    }
+    auto inRequest = [&](int x, int y) {
+        return std::binary_search(requested.begin(), requested.end(), static_cast<std::int64_t>(y) * width + x);
+    };
+
     // Loads so far: the block's (small square) and the selected thread's (ring).
     if (overlays.loads && cell >= 4.0f) {
         const float dot = std::max(2.0f, cell * 0.16f);
@@ -169,7 +195,7 @@ GridLegend drawGridDiagram(DiagramCanvas& canvas, const Palette& palette, const 
                 if (a.x < at.viewMin.x || a.y < at.viewMin.y || b.x > at.viewMax.x || b.y > at.viewMax.y)
                     continue;
                 cellLabel(canvas, at.monoSize, cellMin(x, y), cellMax(x, y), shortValue(v).c_str(),
-                          textOver(scene.mapping.colour(v)));
+                          textOver(inRequest(x, y) ? palette.request : scene.mapping.colour(v)));
             }
     }
 
@@ -230,6 +256,44 @@ GridLegend drawGridDiagram(DiagramCanvas& canvas, const Palette& palette, const 
             }
         }
     }
+    // The request's sectors, over everything: each run of a sector's cells
+    // outlined, over a casing that keeps it visible on any fill; then its label.
+    if (shown.request) {
+        const float thick = std::max(2.0f, std::min(cell * 0.12f, line * 2.5f));
+        const float casing = std::max(1.0f, line);
+        std::int64_t lastSector = -1;
+        float top = 1e30f, bottom = -1e30f, left = 1e30f;
+        for (const SectorRun& run : runs) {
+            const ImVec2 a = cellMin(run.x0, run.y), b = cellMax(run.x1 - 1, run.y);
+            canvas.rect(a, b, palette.sectorCasing, thick + 2.0f * casing);
+            if (run.sector != lastSector) {
+                shown.sectorBoxes.push_back({a, b});
+                lastSector = run.sector;
+            }
+            top = std::min(top, a.y);
+            bottom = std::max(bottom, b.y);
+            left = std::min(left, a.x);
+        }
+        for (const SectorRun& run : runs)
+            canvas.rect(cellMin(run.x0, run.y), cellMax(run.x1 - 1, run.y), palette.sector, thick);
+        // "request: 6 sectors, 67% used" above the request (below it when the view has no room above).
+        if (!runs.empty()) {
+            shown.requestText = "request: " + sectorSummary(*scene.request);
+            const float size = at.monoSize;
+            const ImVec2 extent = canvas.textSize(size, shown.requestText.c_str());
+            const float pad = std::max(2.0f, size * 0.25f);
+            const float w = extent.x + 2.0f * pad, h = extent.y + 2.0f * pad;
+            float y = top - h - casing * 2.0f - thick;
+            if (y < at.viewMin.y)
+                y = bottom + casing * 2.0f + thick;
+            y = std::clamp(y, at.viewMin.y, std::max(at.viewMin.y, at.viewMax.y - h));
+            const float x = std::clamp(left, at.viewMin.x, std::max(at.viewMin.x, at.viewMax.x - w));
+            canvas.rectFilled({x, y}, {x + w, y + h}, palette.sectorCasing);
+            canvas.rect({x, y}, {x + w, y + h}, palette.sector, std::max(1.0f, line));
+            canvas.text({x + pad, y + pad}, size, shown.requestText.c_str(), palette.sector);
+            shown.requestLabel = {ImVec2{x, y}, ImVec2{x + w, y + h}};
+        }
+    }
     return shown;
 }
 
@@ -250,6 +314,10 @@ std::vector<LegendSwatch> gridLegendSwatches(const Palette& palette, const GridL
         swatches.push_back({palette.loadedByBlock, "loaded by the block"});
     if (shown.threadLoad)
         swatches.push_back({palette.loadedByThread, "loaded by the thread (ring)"});
+    if (shown.request) {
+        swatches.push_back({palette.request, kRequestLabel});
+        swatches.push_back({palette.sector, kSectorLabel, true});
+    }
     if (shown.problemElement)
         swatches.push_back({palette.problem, kProblemElementLabel});
     if (shown.problemThreads)

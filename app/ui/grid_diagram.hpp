@@ -13,11 +13,13 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/image.hpp"
 #include "trace/problems.hpp"
 #include "trace/trace_index.hpp"
+#include "trace/warp_requests.hpp"
 #include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
 
@@ -66,10 +68,11 @@ void problemOutline(DiagramCanvas& canvas, const Theme& theme, ImVec2 a, ImVec2 
 
 // The Overlays... switches of the grid view.
 struct GridOverlays {
-    bool tiles = true;   // tiles, halo, ghosts
-    bool loads = true;   // loaded so far (block: square, thread: ring)
-    bool blocks = true;  // the grid of blocks
-    bool heat = false;   // heat map of global reads instead of values
+    bool tiles = true;    // tiles, halo, ghosts
+    bool loads = true;    // loaded so far (block: square, thread: ring)
+    bool blocks = true;   // the grid of blocks
+    bool heat = false;    // heat map of global reads instead of values
+    bool request = true;  // the selected warp's global request of N: its elements and sectors
 };
 
 // What is drawn: one traced block at one cursor.
@@ -83,6 +86,8 @@ struct GridScene {
     unsigned maxReads = 1;
     std::optional<std::array<int, 2>> selectedOutput;
     const ProblemReport* problem = nullptr;  // the selected problem (run 0 only)
+    // The selected thread's warp's global request of N the views show (null: none).
+    const WarpRequest* request = nullptr;
 };
 
 // Where the cells land: cell (x, y) spans zero + cell * (x, y) to zero + cell * (x + 1, y + 1).
@@ -99,6 +104,12 @@ struct GridLegend {
     bool halo = false, stored = false, skipped = false;
     bool blockLoad = false, threadLoad = false;
     bool problemElement = false, problemThreads = false;
+    bool request = false;  // the warp's request: its elements and the sectors it moves
+    // Where each sector of the request was outlined (its first run of cells),
+    // by ascending sector, and the request's label.
+    std::vector<std::array<ImVec2, 2>> sectorBoxes;
+    std::array<ImVec2, 2> requestLabel{};
+    std::string requestText;
 };
 
 GridLegend drawGridDiagram(DiagramCanvas& canvas, const Palette& palette, const Theme& theme, const GridScene& scene,
@@ -108,7 +119,10 @@ GridLegend drawGridDiagram(DiagramCanvas& canvas, const Palette& palette, const 
 struct LegendSwatch {
     ImU32 colour;
     const char* label;
+    bool outline = false;  // an outline in the colour (a frame), not a filled box
 };
+inline constexpr const char* kRequestLabel = "the warp's memory request: its lanes' elements";
+inline constexpr const char* kSectorLabel = "a 32-byte sector it moves (8 floats; outlined)";
 std::vector<LegendSwatch> gridLegendSwatches(const Palette& palette, const GridLegend& shown,
                                              const GridOverlays& overlays);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "export/svg_writer.hpp"
+#include "ui/memory_view.hpp"
 #include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
@@ -116,6 +117,9 @@ Result<std::string> writeGridSvg(const std::filesystem::path& path, TraceSession
     scene.maxReads = maxReads;
     scene.selectedOutput = session.selectedOutput();
     scene.problem = session.selectedProblem();
+    const BlockRequests* requests = overlays.request ? session.requests(0) : nullptr;
+    if (const auto r = requests ? session.currentRequest(0, isGlobalRequestOfN) : std::nullopt)
+        scene.request = &requests->request(*r);
     GridPlacement at;
     at.cell = kCell;
     at.zero = {viewMin.x - kCell * static_cast<float>(f.x0), viewMin.y - kCell * static_cast<float>(f.y0)};
@@ -156,7 +160,11 @@ Result<std::string> writeGridSvg(const std::filesystem::path& path, TraceSession
     svg.endClip();
     float y = legendTop;
     for (const LegendSwatch& s : swatches) {
-        svg.rect(kMargin, y, kTextSize * 1.2, kTextSize * 1.0, rgba(s.colour));
+        if (s.outline) {
+            svg.rectOutline(kMargin + 1.5, y + 1.5, kTextSize * 1.2 - 3.0, kTextSize * 1.0 - 3.0, rgba(s.colour), 3.0);
+        } else {
+            svg.rect(kMargin, y, kTextSize * 1.2, kTextSize * 1.0, rgba(s.colour));
+        }
         svg.rectOutline(kMargin, y, kTextSize * 1.2, kTextSize * 1.0, {0, 0, 0, 255}, 0.5);
         svg.text(kMargin + kTextSize * 1.8, y + kTextSize * 0.85, kTextSize, s.label, {0, 0, 0, 255});
         y += rowHeight;

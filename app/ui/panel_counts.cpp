@@ -10,6 +10,7 @@
 
 #include "api/kernels.hpp"
 #include "ui/app.hpp"
+#include "ui/memory_view.hpp"
 #include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
@@ -76,30 +77,61 @@ void CountsPanel::draw(bool* open) {
     }
     // The measured time: the result panel's run (the real kernel when a GPU
     // is there); a trace file's counts are its own.
-    if (session.showingFile())
-        ImGui::TextDisabled("counts from the trace file %s (recorded on %s)",
-                            std::filesystem::path(m_app.openedTracePath()).filename().string().c_str(),
-                            session.replay()->trace().backend.c_str());
-    else if (const auto& outcome = m_app.outcome(); outcome && outcome->result)
-        ImGui::Text("%s: %.3f ms on %s", outcome->job.kernel.c_str(), outcome->result->millis,
-                    backendName(outcome->result->backend));
+    // Words wrap at the panel's edge (the panel scrolls, never sideways).
+    auto disabled = [](const std::string& text) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", text.c_str());
+        ImGui::PopStyleColor();
+    };
+    char line[256];
+    if (session.showingFile()) {
+        disabled("counts from the trace file " + std::filesystem::path(m_app.openedTracePath()).filename().string() +
+                 " (recorded on " + session.replay()->trace().backend + ")");
+    } else if (const auto& outcome = m_app.outcome(); outcome && outcome->result) {
+        std::snprintf(line, sizeof line, "%s: %.3f ms on %s", outcome->job.kernel.c_str(), outcome->result->millis,
+                      backendName(outcome->result->backend));
+        ImGui::TextWrapped("%s", line);
+    }
     for (int i = 0; i < runs && !session.showingFile(); ++i) {
         const TracedRun& run = session.run(i);
-        if (run.outcome && run.outcome->result)
-            ImGui::TextDisabled("traced run of %s: %.3f ms on %s (instrumented)", run.kernel.c_str(),
-                                run.outcome->result->millis, backendName(run.outcome->result->backend));
+        if (run.outcome && run.outcome->result) {
+            std::snprintf(line, sizeof line, "traced run of %s: %.3f ms on %s (instrumented)", run.kernel.c_str(),
+                          run.outcome->result->millis, backendName(run.outcome->result->backend));
+            disabled(line);
+        }
     }
 
-    if (const BlockReplay* first = session.replay(); first && !first->geometry().interior)
-        ImGui::TextDisabled("block (%u,%u) touches ghost cells; the book's figures are for an interior block",
-                            first->block().x, first->block().y);
+    if (const BlockReplay* first = session.replay(); first && !first->geometry().interior) {
+        std::snprintf(line, sizeof line,
+                      "block (%u,%u) touches ghost cells; the book's figures are for an interior block",
+                      first->block().x, first->block().y);
+        disabled(line);
+    }
+    // The launch through the caches (every block traced): made once per trace, with it.
+    for (int i = 0; i < runs; ++i) {
+        const MemoryFigures* memory = session.memory(i);
+        if (!memory || !memory->caches)
+            continue;
+        const std::vector<std::string> lines = cacheLines(*memory);
+        std::snprintf(
+            line, sizeof line,
+            "%s%sthe whole launch through an H100's caches (cache model: L1 %d KiB and %d block%s per SM, L2 50 MiB):",
+            runs > 1 ? session.run(i).kernel.c_str() : "", runs > 1 ? ", " : "", memory->l1Bytes / 1024,
+            memory->blocksPerSm, memory->blocksPerSm == 1 ? "" : "s");
+        disabled(line);
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+            ImGui::Bullet();
+            ImGui::TextWrapped("%s", lines[k].c_str());
+            m_app.probe().record("counts.cache." + std::to_string(i) + "." + std::to_string(k), ImGui::GetItemRectMin(),
+                                 ImGui::GetItemRectMax(), lines[k]);
+        }
+    }
     const int columns = 1 + runs * 3;
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
     if (!ImGui::BeginTable("counts", columns, flags))
         return ImGui::End();
-    ImGui::TableSetupScrollFreeze(1, 1);
-    ImGui::TableSetupColumn("");
+    // Names and the book's formulas wrap; the numbers keep their width.
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     struct Column {
         const BlockReplay* replay;
         const TraceModel* model;
@@ -125,16 +157,17 @@ void CountsPanel::draw(bool* open) {
         char blockName[64];
         std::snprintf(blockName, sizeof blockName, "%sblock (%u,%u)", prefix.c_str(), run.replay->block().x,
                       run.replay->block().y);
-        ImGui::TableSetupColumn(blockName);
-        ImGui::TableSetupColumn("the book (interior block)");
-        ImGui::TableSetupColumn(run.model->blockCount() > 1 ? "traced grid" : "traced block");
+        ImGui::TableSetupColumn(blockName, ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("the book", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+        ImGui::TableSetupColumn(run.model->blockCount() > 1 ? "traced grid" : "traced block",
+                                ImGuiTableColumnFlags_WidthFixed);
     }
     ImGui::TableHeadersRow();
 
     auto row = [&](const char* name, auto blockValue, auto gridValue, auto bookFigure) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(name);
+        ImGui::TextWrapped("%s", name);
         for (const Column& c : cols) {
             if (!c.replay) {
                 for (int k = 0; k < 3; ++k)
@@ -146,7 +179,7 @@ void CountsPanel::draw(bool* open) {
             ImGui::TableNextColumn();
             const BookFigure* f = bookFigure(c);
             if (f && !std::isnan(f->value))
-                ImGui::TextDisabled("%s = %s", number(f->value).c_str(), f->formula.c_str());
+                disabled(number(f->value) + " = " + f->formula);
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(number(gridValue(c)).c_str());
         }
@@ -178,6 +211,45 @@ void CountsPanel::draw(bool* open) {
         "reduction of loads of N vs basic", [](const Column& c) { return c.blockDerived.inputLoadReduction; },
         [](const Column& c) { return c.gridDerived.inputLoadReduction; },
         [](const Column& c) { return &c.book.reduction; });
+    // The warps' requests (the memory model), with what each counts in the book's column.
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("the warps' requests");
+    for (int i = 0; i < runs * 3; ++i)
+        ImGui::TableNextColumn();
+    std::vector<std::vector<MemoryRow>> memory(static_cast<std::size_t>(runs));
+    for (int i = 0; i < runs; ++i) {
+        const MemoryFigures* figures = session.memory(i);
+        const BlockReplay* replay = session.replay(i);
+        if (figures && replay && replay->blockIndex() < figures->blocks.size())
+            memory[static_cast<std::size_t>(i)] = memoryRows(figures->blocks[replay->blockIndex()], figures->totals);
+    }
+    const std::vector<MemoryRow> names = memoryRows({}, {});
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", names[k].label);
+        for (int i = 0; i < runs; ++i) {
+            const std::vector<MemoryRow>& rows = memory[static_cast<std::size_t>(i)];
+            ImGui::TableNextColumn();
+            if (rows.empty()) {
+                ImGui::TableNextColumn();
+                ImGui::TableNextColumn();
+                continue;
+            }
+            const MemoryRow& r = rows[k];
+            ImGui::TextUnformatted(r.block.c_str());
+            const ImVec2 blockMin = ImGui::GetItemRectMin();
+            ImGui::TableNextColumn();
+            if (*r.explanation)
+                disabled(r.explanation);
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(r.launch.c_str());
+            // For tests: "<block> <launch>", as shown.
+            m_app.probe().record("counts.memory." + std::string(r.key) + (i > 0 ? "." + std::to_string(i) : ""),
+                                 blockMin, ImGui::GetItemRectMax(), r.block + " " + r.launch);
+        }
+    }
     ImGui::EndTable();
     ImGui::End();
 }

@@ -14,6 +14,7 @@
 #include "ui/image_view.hpp"
 #include "ui/lesson_draw.hpp"
 #include "ui/lesson_player.hpp"
+#include "ui/memory_view.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
@@ -44,6 +45,7 @@ void GridPanel::draw(bool* open) {
             ImGui::Checkbox("loaded so far (block: square, thread: ring)", &m_overlays.loads);
             ImGui::Checkbox("the grid of blocks", &m_overlays.blocks);
             ImGui::Checkbox("heat map of global reads", &m_overlays.heat);
+            ImGui::Checkbox("the warp's memory request of N and its 32-byte sectors", &m_overlays.request);
             if (ImGui::Checkbox("zoom to the selected block", &m_zoomToBlock))
                 for (Canvas& c : m_canvas) {
                     c.framed = nullptr;
@@ -188,6 +190,9 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     scene.maxReads = canvas.maxReads;
     scene.selectedOutput = session.selectedOutput();
     scene.problem = runIndex == 0 ? session.selectedProblem() : nullptr;
+    const BlockRequests* requests = m_overlays.request ? session.requests(runIndex) : nullptr;
+    if (const auto r = requests ? session.currentRequest(runIndex, isGlobalRequestOfN) : std::nullopt)
+        scene.request = &requests->request(*r);
     GridPlacement placement;
     placement.zero = zero;
     placement.cell = cell;
@@ -209,6 +214,12 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     if (runIndex == 0) {
         m_app.probe().record("grid.cell0", cellMin(0, 0), cellMax(0, 0));
         m_app.probe().record("grid.view", origin, {origin.x + size.x, origin.y + size.y});
+        // The request drawn: each sector's outline (its first run of cells) and the label.
+        for (std::size_t k = 0; k < shown.sectorBoxes.size(); ++k)
+            m_app.probe().record("grid.request.sector." + std::to_string(k), shown.sectorBoxes[k][0],
+                                 shown.sectorBoxes[k][1]);
+        if (!shown.requestText.empty())
+            m_app.probe().record("grid.request.label", shown.requestLabel[0], shown.requestLabel[1], shown.requestText);
     }
 
     // Hover: the cell's value and what it is to the block; click: select.
@@ -248,8 +259,12 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
 
     // The legend explains what is on screen.
     if (runIndex == 0) {
-        for (const LegendSwatch& swatch : gridLegendSwatches(palette, shown, m_overlays))
-            m_app.legend().addSwatch(swatch.colour, swatch.label);
+        for (const LegendSwatch& swatch : gridLegendSwatches(palette, shown, m_overlays)) {
+            if (swatch.outline)
+                m_app.legend().addOutline(swatch.colour, swatch.label);
+            else
+                m_app.legend().addSwatch(swatch.colour, swatch.label);
+        }
         LegendPanel& legend = m_app.legend();
         if (marks && !marks->cells.empty())
             legend.addSwatch(palette.pointer, "the lesson points here (brackets)");

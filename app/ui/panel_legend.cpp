@@ -2,6 +2,7 @@
 
 #include <imgui_internal.h>  // BringWindowToDisplayFront: the legend stays above moved panels
 
+#include <algorithm>
 #include <cstdint>
 
 #include "ui/app.hpp"
@@ -24,7 +25,21 @@ void LegendPanel::addSwatch(ImU32 colour, std::string label) {
     for (const Swatch& s : m_swatches)
         if (s.colour == colour && s.label == label)
             return;
-    m_swatches.push_back({colour, std::move(label)});
+    m_swatches.push_back({colour, std::move(label), false, {}});
+}
+
+void LegendPanel::addOutline(ImU32 colour, std::string label) {
+    for (const Swatch& s : m_swatches)
+        if (s.colour == colour && s.label == label && s.outline)
+            return;
+    m_swatches.push_back({colour, std::move(label), true, {}});
+}
+
+void LegendPanel::addColourSet(std::vector<ImU32> colours, std::string label) {
+    for (const Swatch& s : m_swatches)
+        if (s.label == label)
+            return;
+    m_swatches.push_back({colours.empty() ? 0 : colours.front(), std::move(label), false, std::move(colours)});
 }
 
 void LegendPanel::drawBar(const Bar& bar, int index) {
@@ -92,12 +107,28 @@ void LegendPanel::draw() {
         }
         for (const Swatch& s : m_swatches) {
             const float box = ImGui::GetTextLineHeight();
-            place(box + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(s.label.c_str()).x + theme.fontPixels);
+            // A colour set: a strip of small boxes, as wide as four swatches.
+            const float boxWidth = s.set.empty() ? box : box * 4.0f;
+            place(boxWidth + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(s.label.c_str()).x +
+                  theme.fontPixels);
             const ImVec2 at = ImGui::GetCursorScreenPos();
             ImDrawList* draw = ImGui::GetWindowDrawList();
-            draw->AddRectFilled(at, {at.x + box, at.y + box}, s.colour);
-            draw->AddRect(at, {at.x + box, at.y + box}, theme.palette.frame, 0.0f, theme.lineWidth * 0.75f);
-            ImGui::Dummy({box, box});
+            if (!s.set.empty()) {
+                const float w = boxWidth / static_cast<float>(s.set.size());
+                for (std::size_t k = 0; k < s.set.size(); ++k)
+                    draw->AddRectFilled({at.x + w * static_cast<float>(k), at.y},
+                                        {at.x + w * static_cast<float>(k + 1), at.y + box}, s.set[k]);
+            } else if (s.outline) {
+                // A frame over its casing, as the views draw it, round a cell of the window's colour.
+                const float t = std::max(2.0f, theme.lineWidth * 2.0f);
+                draw->AddRect({at.x + t * 0.5f, at.y + t * 0.5f}, {at.x + box - t * 0.5f, at.y + box - t * 0.5f},
+                              s.colour, 0.0f, t);
+            } else {
+                draw->AddRectFilled(at, {at.x + box, at.y + box}, s.colour);
+            }
+            draw->AddRect(at, {at.x + boxWidth, at.y + box}, theme.palette.frame, 0.0f, theme.lineWidth * 0.75f);
+            m_app.probe().record("legend.swatch", at, {at.x + boxWidth, at.y + box}, s.label);
+            ImGui::Dummy({boxWidth, box});
             ImGui::SameLine();
             ImGui::TextUnformatted(s.label.c_str());
         }

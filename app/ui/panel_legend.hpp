@@ -24,6 +24,10 @@ public:
     void addColourBar(std::string label, gfx::ColorMap map, float low, float high);
     // An overlay colour and what it marks ("halo cell").
     void addSwatch(ImU32 colour, std::string label);
+    // An outline drawn in the colour (a frame round cells) and what it marks.
+    void addOutline(ImU32 colour, std::string label);
+    // A set of colours that stand for one thing each ("shared-memory bank 0 to 31").
+    void addColourSet(std::vector<ImU32> colours, std::string label);
 
     // The strip's height in the last frame (the layout keeps panels above it).
     float height() const { return m_height; }
@@ -38,6 +42,8 @@ private:
     struct Swatch {
         ImU32 colour;
         std::string label;
+        bool outline = false;
+        std::vector<ImU32> set;  // a colour set: drawn as a strip of them
     };
     void drawBar(const Bar& bar, int index);
 

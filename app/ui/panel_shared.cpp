@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "ui/app.hpp"
+#include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
+#include "ui/memory_view.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/trace_session.hpp"
@@ -19,6 +22,23 @@ void SharedPanel::draw(bool* open) {
     const TracedRun& first = session.run(0);
     if (!beginStepThroughPanel("Shared and constant memory###shared", open, session.replay() && first.outcome, session))
         return;
+    // Stepping by warp request shows the banks; stepping otherwise, the values.
+    if (const Granularity g = session.granularity(); g != m_granularity) {
+        if (g == Granularity::WarpRequest)
+            m_bankColours = true;
+        else if (m_granularity == Granularity::WarpRequest)
+            m_bankColours = false;
+        m_granularity = g;
+    }
+    bool anyShared = false;
+    for (int i = 0; i < session.runCount(); ++i)
+        anyShared |= session.replay(i) && session.replay(i)->sharedSize() > 0;
+    if (anyShared) {
+        ImGui::Checkbox("colour by bank", &m_bankColours);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "each element in the colour of its bank: 32 banks of 4-byte words, word w in bank w mod 32");
+    }
     // In compare mode each kernel's tile and mask, one above the other.
     Seen seen;
     stackRuns(session, m_app.theme(), [&](int i, float share) { drawRun(i, share, seen); });
@@ -31,6 +51,18 @@ void SharedPanel::draw(bool* open) {
         m_app.legend().addSwatch(palette.problem, kProblemElementLabel);
     if (seen.problemArrow)
         m_app.legend().addSwatch(palette.problemArrow, kProblemThreadsLabel);
+    if (seen.banks) {
+        std::vector<ImU32> banks;
+        for (int b = 0; b < kBanks; ++b)
+            banks.push_back(bankColour(b));
+        m_app.legend().addColourSet(std::move(banks), "shared-memory banks 0 to 31 (number in the cell)");
+    }
+    if (seen.request)
+        m_app.legend().addOutline(palette.sector, "elements of the warp's shared request");
+    if (seen.conflict)
+        m_app.legend().addOutline(palette.conflict, "bank conflict: lanes that wait for another wavefront");
+    if (seen.maskRequest)
+        m_app.legend().addSwatch(palette.request, kRequestLabel);
     m_app.probe().recordWindow("shared.window");
     ImGui::End();
 }
@@ -53,8 +85,14 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 avail{ImGui::GetContentRegionAvail().x, height - (ImGui::GetCursorScreenPos().y - top)};
 
-    // The shared tile.
+    // The shared tile; in a panel wider than tall, the mask beside it (the tile takes the height).
     const int size = replay->sharedSize();
+    const bool beside = size > 0 && avail.x > avail.y * 1.3f;
+    const float tileWidth = beside ? avail.x * 0.66f : avail.x;
+    if (beside) {
+        ImGui::BeginGroup();
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + tileWidth);
+    }
     if (size <= 0) {
         ImGui::TextWrapped("%s uses no shared memory: every tap is a load from global memory (or the cache).",
                            trace.kernel.c_str());
@@ -68,8 +106,10 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
                             written += replay->sharedAt(i, cursor).has_value();
                         return written;
                     }());
+        // Beside the mask: the height less a few lines of words; above it: most of the height.
+        const float tall = beside ? avail.y - ImGui::GetTextLineHeightWithSpacing() * 3.0f : avail.y * 0.7f;
         const float cell =
-            std::clamp(std::min(avail.x / static_cast<float>(columns), avail.y * 0.6f / static_cast<float>(rows)), 3.0f,
+            std::clamp(std::min(tileWidth / static_cast<float>(columns), tall / static_cast<float>(rows)), 3.0f,
                        theme.fontPixels * 3.2f);
         const ImVec2 origin = ImGui::GetCursorScreenPos();
         ImGui::Dummy({cell * static_cast<float>(columns), cell * static_cast<float>(rows)});
@@ -78,6 +118,16 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
             const ImVec2 a{origin.x + cell * static_cast<float>(i % columns),
                            origin.y + cell * static_cast<float>(i / columns)};
             const ImVec2 b{a.x + cell, a.y + cell};
+            if (m_bankColours) {
+                // The bank is the address's, whatever the element holds.
+                seen.banks = true;
+                const ImU32 fill = bankColour(bankOf(i));
+                draw->AddRectFilled(a, b, fill);
+                draw->AddRect(a, b, palette.cellGrid);
+                if (cell >= std::max(18.0f, theme.fontPixels * 0.7f))
+                    cellLabel(draw, theme, a, b, std::to_string(bankOf(i)).c_str(), textOver(fill));
+                continue;
+            }
             const auto held = replay->sharedAt(i, cursor);
             if (!held) {
                 seen.unwritten = true;
@@ -98,6 +148,50 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
         }
         m_app.probe().record(i == 0 ? "shared.cell0" : "shared.cell0." + std::to_string(i), origin,
                              {origin.x + cell, origin.y + cell}, std::to_string(columns));
+
+        // The selected warp's current shared request: its elements outlined,
+        // the conflicting ones thick, and its wavefronts in words.
+        const BlockRequests* requests = session.requests(i);
+        if (const auto r = requests ? session.currentRequest(i, isSharedRequest) : std::nullopt) {
+            const WarpRequest& q = requests->request(*r);
+            const std::vector<bool> conflicting = conflictingEvents(q, replay->events());
+            std::vector<int> plain, waiting;
+            for (std::size_t k = 0; k < q.events.size(); ++k) {
+                const int e = replay->events()[q.events[k]].index;
+                if (e < 0 || e >= size)
+                    continue;
+                (conflicting[k] ? waiting : plain).push_back(e);
+            }
+            // Along the cell's edge, over a thin casing: the bank's colour stays in the middle.
+            const float casing = std::clamp(cell * 0.03f, 1.0f, theme.lineWidth);
+            auto outline = [&](int e, ImU32 colour, float thick) {
+                const ImVec2 a{origin.x + cell * static_cast<float>(e % columns),
+                               origin.y + cell * static_cast<float>(e / columns)};
+                const float inset = thick * 0.5f + casing;
+                const ImVec2 lo{a.x + inset, a.y + inset}, hi{a.x + cell - inset, a.y + cell - inset};
+                draw->AddRect(lo, hi, palette.sectorCasing, 0.0f, thick + 2.0f * casing);
+                draw->AddRect(lo, hi, colour, 0.0f, thick);
+            };
+            const float thin = std::clamp(cell * 0.05f, 1.5f, theme.lineWidth * 1.5f);
+            const float thick = std::clamp(cell * 0.11f, 2.5f, theme.lineWidth * 3.0f);
+            for (int e : plain)
+                outline(e, palette.sector, thin);
+            std::sort(waiting.begin(), waiting.end());
+            waiting.erase(std::unique(waiting.begin(), waiting.end()), waiting.end());
+            for (int e : waiting) {
+                outline(e, palette.conflict, thick);
+                const ImVec2 a{origin.x + cell * static_cast<float>(e % columns),
+                               origin.y + cell * static_cast<float>(e / columns)};
+                m_app.probe().record("shared.conflict", a, {a.x + cell, a.y + cell}, std::to_string(e));
+            }
+            seen.request |= !plain.empty();
+            seen.conflict |= !waiting.empty();
+            const std::string words = "warp " + std::to_string(q.warp) + ", " + requestName(trace, q) + " (line " +
+                                      std::to_string(q.line) + "): " + wavefrontSummary(q);
+            colouredText(ImGui::ColorConvertU32ToFloat4(waiting.empty() ? palette.frame : palette.conflict), words);
+            m_app.probe().record(i == 0 ? "shared.request" : "shared.request." + std::to_string(i),
+                                 ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), words);
+        }
 
         // The selected problem, when it is in this block (run 0: the problems are the set-up kernel's).
         const ProblemReport* problem = i == 0 ? session.selectedProblem() : nullptr;
@@ -142,7 +236,14 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
     }
 
     // The mask, with the tap in use.
-    ImGui::Spacing();
+    if (beside) {
+        ImGui::PopTextWrapPos();
+        ImGui::EndGroup();
+        ImGui::SameLine(0.0f, theme.fontPixels * 1.5f);
+        ImGui::BeginGroup();
+    } else {
+        ImGui::Spacing();
+    }
     const Mask& mask = run.outcome->job.mask;
     int tap = -1;
     {
@@ -161,6 +262,27 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
     ImGui::TextWrapped("mask %s (%s memory)%s", trace.arrays[kArrayMask].name.c_str(),
                 trace.arrays[kArrayMask].space == Space::Constant ? "constant" : "global",
                 tap >= 0 ? ": the tap in use outlined" : "");
+    // The warp's current load of the mask: the elements it reads, and how the cache serves them.
+    std::vector<int> addressed;
+    {
+        const BlockRequests* requests = session.requests(i);
+        if (const auto r = requests ? session.currentRequest(i, isMaskRequest) : std::nullopt) {
+            const WarpRequest& q = requests->request(*r);
+            for (std::uint32_t e : q.events)
+                addressed.push_back(replay->events()[e].index);
+            std::sort(addressed.begin(), addressed.end());
+            addressed.erase(std::unique(addressed.begin(), addressed.end()), addressed.end());
+            const std::string how = q.space == RequestSpace::Constant
+                                        ? constantSummary(q)
+                                        : std::to_string(addressed.size()) + " address" +
+                                              (addressed.size() == 1 ? "" : "es") + ", " + sectorSummary(q);
+            const std::string words = "warp " + std::to_string(q.warp) + "'s load of " + trace.arrays[kArrayMask].name +
+                                      " (line " + std::to_string(q.line) + "): " + how;
+            ImGui::TextWrapped("%s", words.c_str());
+            m_app.probe().record(i == 0 ? "shared.mask.request" : "shared.mask.request." + std::to_string(i),
+                                 ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), words);
+        }
+    }
     if (mask.width > 0) {
         const ValueMapping maskMap = mappingOf(mask.values);
         const float left = height - (ImGui::GetCursorScreenPos().y - top);
@@ -176,14 +298,23 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
             const ImU32 fill = maskMap.colour(mask.values[static_cast<std::size_t>(i)]);
             draw->AddRectFilled(a, b, fill);
             draw->AddRect(a, b, palette.cellGrid);
+            // The warp's request reads it: filled as the grid fills a request's elements.
+            const bool read = std::binary_search(addressed.begin(), addressed.end(), i);
+            if (read) {
+                const float inset = std::max(2.0f, cell * 0.12f);
+                draw->AddRectFilled({a.x + inset, a.y + inset}, {b.x - inset, b.y - inset}, palette.request);
+                seen.maskRequest = true;
+            }
             if (cell >= theme.fontPixels * 1.8f)
                 cellLabel(draw, theme, a, b, shortValue(mask.values[static_cast<std::size_t>(i)]).c_str(),
-                          textOver(fill));
+                          textOver(read ? palette.request : fill));
             if (i == tap)
                 draw->AddRect({a.x + 1, a.y + 1}, {b.x - 1, b.y - 1}, palette.selection, 0.0f,
                               std::max(3.0f, theme.lineWidth * 3.0f));
         }
     }
+    if (beside)
+        ImGui::EndGroup();
 }
 
 }  // namespace tilescope::ui

@@ -5,7 +5,18 @@
 // the Problems panel, when it is in this block: its element outlined, and an
 // arrow from the first access's thread to the second's, each thread drawn at
 // the element it stores (its own cell of the tile).
+//
+// The memory the hardware moves: with "colour by bank" ticked (it is ticked
+// when stepping by warp request), each element of the tile takes the colour
+// of its bank (its word's index mod 32), its number printed where it fits;
+// the elements of the selected warp's current shared request are outlined,
+// those whose bank holds another word of the request thick (they wait for
+// another wavefront), and the request's wavefronts said in words. The mask's
+// elements that the warp's current load of the mask reads are outlined, with
+// "broadcast (1 address)" or "serialised k ways" for constant memory.
 #pragma once
+
+#include "trace/trace_index.hpp"
 
 namespace tilescope::ui {
 
@@ -20,11 +31,14 @@ private:
     // What the legend must explain.
     struct Seen {
         bool ghostZero = false, unwritten = false, problemElement = false, problemArrow = false;
+        bool banks = false, request = false, conflict = false, maskRequest = false;
     };
     // Run i's tile and mask in `height` pixels; notes what the legend needs.
     void drawRun(int i, float height, Seen& seen);
 
     App& m_app;
+    bool m_bankColours = false;
+    Granularity m_granularity = Granularity::Step;  // the granularity last seen: switching to request ticks the box
 };
 
 }  // namespace tilescope::ui

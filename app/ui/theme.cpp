@@ -43,6 +43,10 @@ Palette lecturePalette() {
     p.answerRight = rgb(0x00664A);  // dark bluish green
     p.answerWrong = rgb(0xD10000);
     p.answerMissed = rgb(0xA8009E);
+    p.request = rgb(0xFFFFFF);  // white: no colour map or overlay uses it
+    p.sector = rgb(0x000000);
+    p.sectorCasing = rgb(0xFFFFFF);
+    p.conflict = rgb(0xD10000);
     p.series[0] = rgb(0x0072B2);  // blue
     p.series[1] = rgb(0xD55E00);  // vermillion
     p.series[2] = rgb(0x009E73);  // bluish green
@@ -79,6 +83,10 @@ Palette everydayPalette() {
     p.answerRight = rgb(0x6FD6A8);
     p.answerWrong = rgb(0xFF2A2A);
     p.answerMissed = rgb(0xFF4DFF);
+    p.request = rgb(0xFFFFFF);
+    p.sector = rgb(0xF0E442);  // yellow, over black
+    p.sectorCasing = rgb(0x000000);
+    p.conflict = rgb(0xFF2A2A);
     p.series[0] = rgb(0x56B4E9);  // sky blue
     p.series[1] = rgb(0xFF7A33);  // vermillion, lightened for a dark background
     p.series[2] = rgb(0x2FD0A0);  // bluish green, lightened
@@ -206,6 +214,31 @@ void lectureStyle(ImGuiStyle& style) {
 }
 
 }  // namespace
+
+ImU32 bankColour(int bank) {
+    bank = ((bank % 32) + 32) % 32;
+    // OKLab: equal steps look equally different. Hues 45 degrees apart,
+    // lightness from a dark 0.48 to a light 0.87, a chroma every hue keeps in sRGB.
+    const float pi = 3.14159265f;
+    const float hue = (static_cast<float>(bank % 8) * 45.0f + 20.0f) * pi / 180.0f;
+    const float lightness[4] = {0.48f, 0.61f, 0.74f, 0.87f};
+    const float L = lightness[bank / 8], C = bank / 8 == 3 ? 0.085f : 0.11f;
+    const float a = C * std::cos(hue), b = C * std::sin(hue);
+    const float l_ = L + 0.3963377774f * a + 0.2158037573f * b;
+    const float m_ = L - 0.1055613458f * a - 0.0638541728f * b;
+    const float s_ = L - 0.0894841775f * a - 1.2914855480f * b;
+    const float l = l_ * l_ * l_, m = m_ * m_ * m_, s = s_ * s_ * s_;
+    const float linear[3] = {4.0767416621f * l - 3.3077115913f * m + 0.2309699292f * s,
+                             -1.2684380046f * l + 2.6097574011f * m - 0.3413193965f * s,
+                             -0.0041960863f * l - 0.7034186147f * m + 1.7076147010f * s};
+    unsigned char out[3];
+    for (int i = 0; i < 3; ++i) {
+        const float v = std::clamp(linear[i], 0.0f, 1.0f);
+        const float srgb = v <= 0.0031308f ? 12.92f * v : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
+        out[i] = static_cast<unsigned char>(std::lround(std::clamp(srgb, 0.0f, 1.0f) * 255.0f));
+    }
+    return IM_COL32(out[0], out[1], out[2], 255);
+}
 
 Palette paletteFor(bool lecture) {
     return lecture ? lecturePalette() : everydayPalette();

@@ -48,6 +48,14 @@ struct Palette {
     ImU32 answerMissed;
     // The Charts panel's strategies, one hue each (Okabe-Ito), in the order
     // of the panel's kernels; each also has a marker shape of its own.
+    // The memory the hardware moves: the elements of the selected warp's
+    // request (filled), the 32-byte sectors it moves (outlined in `sector`
+    // over a casing of `sectorCasing`), and the shared-memory elements whose
+    // lanes conflict for a bank (outlined in `conflict`, thick, over the casing).
+    ImU32 request;
+    ImU32 sector;
+    ImU32 sectorCasing;
+    ImU32 conflict;
     ImU32 series[5];
     ImU32 bookFormula;  // the legend's swatch for the book's closed forms (the dashed lines)
     // Drawing of images and cells.
@@ -76,6 +84,12 @@ struct Theme {
 
 // The palette of a mode (lecture: true for lecture-hall mode).
 Palette paletteFor(bool lecture);
+
+// The colour of shared-memory bank `bank` (0 to 31): eight hues, each at four
+// lightnesses (bank / 8 picks the lightness, bank % 8 the hue), so that
+// neighbouring banks differ in hue and banks eight apart in lightness; the
+// views print the bank's number in the cell where it fits.
+ImU32 bankColour(int bank);
 
 // The font size a mode wants for a window of this height (in units): lecture
 // mode grows with the screen (a 1080-line projector gets 32 px), the everyday

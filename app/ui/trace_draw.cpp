@@ -9,6 +9,7 @@
 #include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
 #include "ui/layout_probe.hpp"
+#include "ui/memory_view.hpp"
 #include "ui/trace_session.hpp"
 #include "ui/widgets.hpp"
 
@@ -78,6 +79,37 @@ void cellLabel(ImDrawList* draw, const Theme& theme, ImVec2 a, ImVec2 b, const c
 }
 
 namespace {
+// Stepping by warp request: which of the warp's requests the views show, and what it moves.
+void drawRequestLine(TraceSession& session, LayoutProbe& probe) {
+    const BlockRequests* all = session.requests();
+    if (!all)
+        return;
+    const unsigned warp = session.selectedThread() / kWarpSize;
+    const std::vector<std::uint32_t>& list = all->ofWarp(warp);
+    const std::optional<std::uint32_t> current = session.currentRequest();
+    std::string text;
+    std::string record;
+    if (!current) {
+        text = "warp " + std::to_string(warp) + ": " + std::to_string(list.size()) + " requests; > shows the first";
+    } else {
+        const auto at = std::find(list.begin(), list.end(), *current) - list.begin();
+        const WarpRequest& r = all->request(*current);
+        const Trace& trace = all->replay().trace();
+        std::string what = r.space == RequestSpace::Global   ? sectorSummary(r)
+                           : r.space == RequestSpace::Shared ? wavefrontSummary(r)
+                                                             : constantSummary(r);
+        text = "warp " + std::to_string(warp) + ", request " + std::to_string(at + 1) + " of " +
+               std::to_string(list.size()) + ": " + requestName(trace, r) + ", line " + std::to_string(r.line) + ": " +
+               what;
+        // For tests: "<index in the warp's list> <its length> <request> <step> <line>".
+        record = std::to_string(at) + " " + std::to_string(list.size()) + " " + std::to_string(*current) + " " +
+                 std::to_string(r.step) + " " + std::to_string(r.line);
+    }
+    ImGui::TextWrapped("%s", text.c_str());
+    probe.record("trace.request", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                 record.empty() ? "none " + std::to_string(list.size()) : record);
+}
+
 // What a step-through panel says when it has no trace to show.
 void noTraceText(const TraceSession& session) {
     const std::string status = session.status();
@@ -129,14 +161,18 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
         session.end();
     if (button("thread's next"))
         session.nextOfThread();
-    const char* names[] = {"step", "warp", "event"};
+    const char* names[] = {"step", "warp", "event", "request"};
     int g = static_cast<int>(session.granularity());
     ImGui::SameLine();
-    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 5.0f)
+    if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 6.0f)
         ImGui::NewLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
-    if (ImGui::Combo("##granularity", &g, names, 3))
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    if (ImGui::Combo("##granularity", &g, names, 4))
         session.granularity() = static_cast<Granularity>(g);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "what > and < move by: a step of every thread, one warp's part of a step, one event, or one memory "
+            "request of the selected thread's warp");
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 7.0f)
         ImGui::NewLine();
@@ -156,6 +192,8 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
     // The cursor and the block, for tests: "<cursor> <block index>".
     probe.record("trace.cursor", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
                  std::to_string(c) + " " + std::to_string(replay->blockIndex()));
+    if (session.granularity() == Granularity::WarpRequest)
+        drawRequestLine(session, probe);
     if (const std::string note = session.note(); !note.empty()) {
         colouredText(theme.palette.warning, note);
         probe.record("trace.note", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), note);

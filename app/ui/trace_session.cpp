@@ -11,6 +11,7 @@
 #include "gfx/window.hpp"
 #include "trace/trace_arrays.hpp"
 #include "ui/app.hpp"
+#include "ui/exporter.hpp"
 #include "ui/setup_rules.hpp"
 
 namespace tilescope::ui {
@@ -90,11 +91,15 @@ TraceSession::TraceSession(App& app) : m_app(app) {
         run->runner->setOnPublish([run] {
             std::shared_ptr<const RunOutcome> outcome = run->runner->latest();
             std::shared_ptr<const TraceModel> model;
-            if (outcome && outcome->result && outcome->result->trace)
+            std::shared_ptr<const MemoryFigures> memory;
+            if (outcome && outcome->result && outcome->result->trace) {
                 model = std::make_shared<const TraceModel>(*outcome->result->trace);
+                memory = std::make_shared<const MemoryFigures>(memoryFigures(model->trace()));
+            }
             {
                 std::lock_guard lock(run->mutex);
                 run->built = std::move(model);
+                run->builtMemory = std::move(memory);
                 run->builtOutcome = std::move(outcome);
             }
             gfx::Window::wake();
@@ -103,6 +108,11 @@ TraceSession::TraceSession(App& app) : m_app(app) {
     m_selected = app.view().selectedOutput;
     m_pendingStep = app.view().step;
     m_pendingProblem = app.view().problem;
+    m_pendingRequest = app.view().request;
+    if (app.view().granularity)
+        m_granularity = *app.view().granularity;
+    if (m_pendingRequest)
+        m_granularity = Granularity::WarpRequest;
     m_lastTime = seconds();
 }
 
@@ -272,12 +282,14 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
 void TraceSession::takeBuilt(int i) {
     TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
     std::shared_ptr<const TraceModel> built;
+    std::shared_ptr<const MemoryFigures> memory;
     std::shared_ptr<const RunOutcome> outcome;
     {
         std::lock_guard lock(run.mutex);
         if (!run.builtOutcome)
             return;
         built = std::move(run.built);
+        memory = std::move(run.builtMemory);
         outcome = std::move(run.builtOutcome);
     }
     if (outcome->id != run.submittedId)
@@ -291,6 +303,7 @@ void TraceSession::takeBuilt(int i) {
         return;
     }
     run.problem = outcome->runError ? outcome->runError : outcome->inputError;
+    run.memory = std::move(memory);
     install(i, std::move(built), std::move(outcome));
 }
 
@@ -325,6 +338,14 @@ void TraceSession::install(int i, std::shared_ptr<const TraceModel> built, std::
                              *m_pendingProblem, set ? set->items.size() : 0, set && set->items.size() == 1 ? "" : "s");
         }
         m_pendingProblem.reset();
+        if (m_pendingRequest && run.replay) {
+            // --request K: from the start, K + 1 steps by warp request.
+            run.cursor = 0;
+            run.request.reset();
+            for (long long k = 0; k <= *m_pendingRequest; ++k)
+                stepRun(0, true);
+            m_pendingRequest.reset();
+        }
     }
 }
 
@@ -379,7 +400,9 @@ void TraceSession::showFile(const std::shared_ptr<const Trace>& file) {
     run.submittedId = kFileOutcome;
     run.overBudget.reset();
     run.problem.reset();
-    install(0, std::make_shared<const TraceModel>(trace), std::move(outcome));
+    auto model = std::make_shared<const TraceModel>(trace);
+    run.memory = std::make_shared<const MemoryFigures>(memoryFigures(model->trace()));
+    install(0, std::move(model), std::move(outcome));
 }
 
 void TraceSession::leaveFile() {
@@ -387,6 +410,7 @@ void TraceSession::leaveFile() {
     m_fileNote.clear();
     TracedRun& run = *m_runs[0];
     run.model.reset();
+    run.memory.reset();
     run.outcome.reset();
     run.replay = nullptr;
     run.cursor = 0;
@@ -580,17 +604,93 @@ void TraceSession::setCursor(int i, Cursor c) {
         run.cursor = std::min(c, run.replay->size());
 }
 
+// [SECTION] The memory the hardware moves
+
+const BlockRequests* TraceSession::requests(int i) {
+    TracedRun& r = run(i);
+    if (!r.replay || !r.model)
+        return nullptr;
+    if (!r.requests || &r.requests->replay() != r.replay || r.requestsModel != r.model) {
+        // Once per block shown: the model is kept with them, so the replay they point into lives as long.
+        r.requests = std::make_unique<BlockRequests>(*r.replay);
+        r.requestsModel = r.model;
+        r.request.reset();
+    }
+    return r.requests.get();
+}
+
+std::optional<std::uint32_t> TraceSession::currentRequest(int i,
+                                                          const std::function<bool(const WarpRequest&)>& wanted) {
+    const BlockRequests* all = requests(i);
+    if (!all)
+        return std::nullopt;
+    const TracedRun& r = run(i);
+    if (r.cursor == 0)
+        return std::nullopt;
+    const unsigned warp = r.thread / kWarpSize;
+    // Only this barrier phase's: past a barrier, the tile's loads are history.
+    const std::uint32_t phase = r.replay->step(r.replay->stepAt(r.cursor - 1)).phase;
+    auto ofPhase = [&](const WarpRequest& q) { return q.phase == phase && (!wanted || wanted(q)); };
+    if (r.request && *r.request < all->all().size() && all->shownAt(*r.request) == r.cursor) {
+        const WarpRequest& q = all->request(*r.request);
+        if (q.warp == warp && ofPhase(q))
+            return r.request;
+        if (q.warp == warp) {
+            // Another kind than asked for: the latest of that kind before the one stepped to.
+            const auto& list = all->ofWarp(warp);
+            auto at = std::find(list.begin(), list.end(), *r.request);
+            for (; at != list.begin();) {
+                --at;
+                if (ofPhase(all->request(*at)))
+                    return *at;
+            }
+            return std::nullopt;
+        }
+    }
+    return all->latest(warp, r.cursor, ofPhase);
+}
+
+std::vector<Cursor> TraceSession::cursorPositions(int i, Granularity by) {
+    TracedRun& r = run(i);
+    if (!r.replay)
+        return {0};
+    if (by != Granularity::WarpRequest)
+        return ui::cursorPositions(*r.replay, by);
+    std::vector<Cursor> positions{0};
+    const BlockRequests* all = requests(i);
+    const unsigned warp = r.thread / kWarpSize;
+    for (std::uint32_t q : all->ofWarp(warp))
+        positions.push_back(all->shownAt(q));
+    if (positions.back() != r.replay->size())
+        positions.push_back(r.replay->size());
+    return positions;
+}
+
+void TraceSession::stepRun(int i, bool forward) {
+    TracedRun& r = run(i);
+    if (!r.replay)
+        return;
+    if (m_granularity != Granularity::WarpRequest) {
+        r.cursor = forward ? r.replay->next(r.cursor, m_granularity) : r.replay->previous(r.cursor, m_granularity);
+        return;
+    }
+    const BlockRequests* all = requests(i);
+    const unsigned warp = r.thread / kWarpSize;
+    const RequestStep to =
+        forward ? nextRequest(*all, warp, r.cursor, r.request) : previousRequest(*all, warp, r.cursor, r.request);
+    r.cursor = to.cursor;
+    r.request = to.request;
+}
+
 // Every run moves by the same amount (steps together in compare mode).
 void TraceSession::stepForward() {
     for (int i = 0; i < runCount(); ++i)
-        if (TracedRun& r = run(i); r.replay)
-            r.cursor = r.replay->next(r.cursor, m_granularity);
+        stepRun(i, true);
 }
 
 void TraceSession::stepBack() {
     for (int i = 0; i < runCount(); ++i)
-        if (TracedRun& r = run(i); r.replay)
-            r.cursor = r.replay->previous(r.cursor, m_granularity);
+        stepRun(i, false);
 }
 
 namespace {
@@ -665,6 +765,7 @@ void TraceSession::handleKeys() {
         // One granularity coarser or finer would surprise; Up cycles it.
         m_granularity = m_granularity == Granularity::Step       ? Granularity::WarpStep
                         : m_granularity == Granularity::WarpStep ? Granularity::Event
+                        : m_granularity == Granularity::Event    ? Granularity::WarpRequest
                                                                  : Granularity::Step;
     }
 }

@@ -24,12 +24,14 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 
 #include "trace/trace_index.hpp"
+#include "ui/memory_view.hpp"
 #include "ui/runner.hpp"
 
 namespace tilescope::ui {
@@ -41,6 +43,9 @@ struct TracedRun {
     std::unique_ptr<Runner> runner;
     std::string kernel;                       // what it traces
     std::shared_ptr<const TraceModel> model;  // null until the first trace is in
+    // The warps' requests counted and the caches replayed, once per trace
+    // (with the model, off the UI thread); null while model is.
+    std::shared_ptr<const MemoryFigures> memory;
     std::shared_ptr<const RunOutcome> outcome;
     std::optional<Error> problem;         // the traced run failed
     // The whole launch passed the event budget for this set-up (submitted
@@ -53,10 +58,16 @@ struct TracedRun {
     // the thread stays (a thread that writes no output can be selected).
     std::optional<std::array<int, 2>> threadFor;
     const BlockReplay* threadReplay = nullptr;
+    // The selected block's requests, made when it is first shown (for the
+    // model it belongs to), and the request the cursor was stepped to.
+    std::shared_ptr<const TraceModel> requestsModel;
+    std::unique_ptr<BlockRequests> requests;
+    std::optional<std::uint32_t> request;
 
     // Built on the runner's thread, picked up by the UI.
     std::mutex mutex;
     std::shared_ptr<const TraceModel> built;
+    std::shared_ptr<const MemoryFigures> builtMemory;
     std::shared_ptr<const RunOutcome> builtOutcome;
     std::uint64_t submittedId = 0;
     std::optional<RunJob> submitted;
@@ -83,6 +94,17 @@ public:
     Cursor cursor(int i = 0) const { return m_runs[static_cast<std::size_t>(i)]->cursor; }
     unsigned selectedThread(int i = 0) const { return m_runs[static_cast<std::size_t>(i)]->thread; }
     std::optional<std::array<int, 2>> selectedOutput() const { return m_selected; }
+    // [SECTION] The memory the hardware moves (memory_view.hpp)
+    // Run i's selected block's requests (made on first use); null without a trace.
+    const BlockRequests* requests(int i = 0);
+    // The request of the selected thread's warp the views show: the one
+    // stepped to (warp-request granularity), else its latest by the cursor
+    // that `wanted` accepts, in the barrier phase the cursor is in; nullopt when none.
+    std::optional<std::uint32_t> currentRequest(int i = 0,
+                                                const std::function<bool(const WarpRequest&)>& wanted = {});
+    const MemoryFigures* memory(int i = 0) const { return m_runs[static_cast<std::size_t>(i)]->memory.get(); }
+    // Run i's cursor after each whole unit of `by` from the start, as the > button moves it (exports).
+    std::vector<Cursor> cursorPositions(int i, Granularity by);
     bool busy() const;
     // Every trace asked for is in (or failed): screenshots wait for this.
     bool settled() const;
@@ -148,6 +170,8 @@ private:
     void showFile(const std::shared_ptr<const Trace>& file);
     void leaveFile();
     void resolveSelection(int i);
+    // One unit of the granularity forward or back, for run i.
+    void stepRun(int i, bool forward);
 
     App& m_app;
     std::array<std::unique_ptr<TracedRun>, 2> m_runs;
@@ -157,6 +181,7 @@ private:
     std::optional<std::array<int, 2>> m_selected;
     std::optional<long long> m_pendingStep;  // --step, applied when the trace arrives
     std::optional<std::size_t> m_pendingProblem;     // --problem, likewise
+    std::optional<long long> m_pendingRequest;       // --request K, likewise
     std::optional<std::size_t> m_problem;            // the selected problem...
     std::shared_ptr<const ProblemSet> m_problemSet;  // ...of this set
     bool m_playing = false;

@@ -15,6 +15,9 @@
 
 namespace tilescope {
 
+// Threads of a block, by linear index, run in warps of this many lanes.
+constexpr unsigned kWarpSize = 32;
+
 struct ArrayInfo {
     std::string name;  // as the kernel's source calls it: N, M, F_c, P, N_s, ...
     Space space = Space::Global;

@@ -239,7 +239,8 @@ Cursor BlockReplay::next(Cursor c, Granularity g) const {
     switch (g) {
         case Granularity::Step:
             return s.end;
-        case Granularity::WarpStep: {
+        case Granularity::WarpStep:
+        case Granularity::WarpRequest: {
             const unsigned warpEnd = ((*m_events)[m_order[c]].thread / kWarpSize + 1) * kWarpSize;
             auto it = std::partition_point(m_order.begin() + c, m_order.begin() + s.end,
                                            [&](std::uint32_t i) { return (*m_events)[i].thread < warpEnd; });
@@ -260,7 +261,8 @@ Cursor BlockReplay::previous(Cursor c, Granularity g) const {
     switch (g) {
         case Granularity::Step:
             return s.begin;
-        case Granularity::WarpStep: {
+        case Granularity::WarpStep:
+        case Granularity::WarpRequest: {
             const unsigned warpBegin = (*m_events)[m_order[c - 1]].thread / kWarpSize * kWarpSize;
             auto it = std::partition_point(m_order.begin() + s.begin, m_order.begin() + c,
                                            [&](std::uint32_t i) { return (*m_events)[i].thread < warpBegin; });

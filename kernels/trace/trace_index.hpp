@@ -38,12 +38,14 @@ namespace tilescope {
 
 using Cursor = std::uint32_t;  // replay position: how many events have happened
 
-constexpr unsigned kWarpSize = 32;
-
 enum class Granularity : std::uint8_t {
     Step,      // every thread of the block, lockstep
     WarpStep,  // one warp's part of a step
     Event,     // one event of one thread
+    // The selected thread's warp's memory requests, one at a time
+    // (trace/warp_requests.hpp): the app steps through them; the replay
+    // alone, which has no requests, moves by WarpStep for it.
+    WarpRequest,
 };
 
 enum class ThreadState : std::uint8_t {

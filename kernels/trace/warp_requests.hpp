@@ -58,7 +58,6 @@ struct MemoryCounters {
 constexpr int kSectorBytes = 32;
 constexpr int kLineBytes = 128;
 constexpr int kBanks = 32;
-constexpr int kWarpSize = 32;
 
 // Where element `index` of a 4-byte array sits.
 constexpr std::int64_t sectorOf(std::int64_t index) { return index * 4 / kSectorBytes; }
