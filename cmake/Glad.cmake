@@ -28,11 +28,16 @@ endif()
 enable_language(C)
 
 set(TILESCOPE_GLAD_DIR "${CMAKE_BINARY_DIR}/glad")
+# The generated code's licence notice goes beside ImGui's and ImPlot's
+# (build/licenses/, installed to share/doc/tilescope).
 add_custom_command(
   OUTPUT "${TILESCOPE_GLAD_DIR}/src/gl.c" "${TILESCOPE_GLAD_DIR}/include/glad/gl.h"
-         "${TILESCOPE_GLAD_DIR}/include/KHR/khrplatform.h"
+         "${TILESCOPE_GLAD_DIR}/include/KHR/khrplatform.h" "${CMAKE_BINARY_DIR}/licenses/glad-LICENSE.txt"
   COMMAND "${Python3_EXECUTABLE}" -m glad --quiet --reproducible --api gl:core=3.3 --extensions=
           --out-path "${TILESCOPE_GLAD_DIR}" c
+  COMMAND "${CMAKE_COMMAND}" "-DGLAD_DIR=${TILESCOPE_GLAD_DIR}"
+          "-DOUTPUT=${CMAKE_BINARY_DIR}/licenses/glad-LICENSE.txt" -P "${PROJECT_SOURCE_DIR}/cmake/GladLicense.cmake"
+  DEPENDS "${PROJECT_SOURCE_DIR}/cmake/GladLicense.cmake"
   COMMENT "Generating the OpenGL 3.3 core loader with glad"
   VERBATIM)
 

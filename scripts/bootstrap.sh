@@ -39,6 +39,9 @@ packages=(
   libgif-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   python3-pil librsvg2-bin
+  # the .deb (cpack -G DEB): dpkg-shlibdeps and file find its Depends; the
+  # install tests check its desktop entry with desktop-file-validate
+  dpkg-dev file desktop-file-utils
 )
 # Clang and its runtime libraries, for the fuzzers of `test` (libFuzzer comes
 # with Clang only). Optional: where they cannot be installed the fuzzers are

@@ -564,6 +564,32 @@ TEST(Io, ReadersRefuseMissingDirectoryAndUnsupportedFiles) {
     EXPECT_EQ(exact->size(), 100u);
 }
 
+// The readers of bytes in memory (the built-in inputs the binary carries)
+// give what the readers of files give, and refuse the same way, naming the file.
+TEST(Io, BytesInMemoryReadAsTheirFileReads) {
+    ScratchDir dir;
+    const Bytes npy = npyBytes("<f4", "(3,)", rawBytes(std::vector<float>{1.5f, -2.0f, 3.25f}));
+    writeBytes(dir / "a.npy", npy);
+    const std::string pgmText = "P5\n3 2\n255\n";
+    Bytes pgm(pgmText.begin(), pgmText.end());
+    for (unsigned char v : {0, 51, 102, 153, 204, 255}) pgm.push_back(v);
+    writeBytes(dir / "b.pgm", pgm);
+    for (const auto& [name, bytes] : {std::pair{std::string("a.npy"), npy}, std::pair{std::string("b.pgm"), pgm}}) {
+        auto fromFile = io::readInput(dir / name);
+        auto fromMemory = io::readInputBytes(name, bytes);
+        ASSERT_TRUE(fromFile.ok()) << fromFile.error().message;
+        ASSERT_TRUE(fromMemory.ok()) << fromMemory.error().message;
+        EXPECT_EQ(fromMemory->width, fromFile->width) << name;
+        EXPECT_EQ(fromMemory->height, fromFile->height) << name;
+        EXPECT_EQ(fromMemory->rank, fromFile->rank) << name;
+        EXPECT_EQ(fromMemory->data, fromFile->data) << name;
+    }
+    const Bytes cut(npy.begin(), npy.end() - 4);
+    expectError(io::readNpyBytes("cut.npy", cut), "cut.npy", {"is truncated"});
+    expectError(io::readImageBytes("odd.pgm", Bytes{'x', 'y'}), "odd.pgm", {"is not a PNG, JPEG, BMP, PGM or PPM"});
+    expectError(io::readInputBytes("data.xyz", npy), "data.xyz", {"unsupported input format '.xyz'"});
+}
+
 TEST(Io, ReadersRefuseUnreadableFiles) {
     if (::geteuid() == 0) GTEST_SKIP() << "root reads files regardless of their permissions";
     ScratchDir dir;

@@ -160,6 +160,25 @@ TEST(LessonFormat, TheShippedLessonsReadCleanly) {
     }
 }
 
+// The lessons that ship come from the binary, the same as the files of
+// assets/lessons, each named by its file.
+TEST(LessonFormat, TheShippedLessonsAreBuiltIn) {
+    const ui::LessonLibrary files = ui::loadLessons(fs::path(TILESCOPE_SOURCE_DIR) / "assets" / "lessons");
+    const ui::LessonLibrary shipped = ui::shippedLessons();
+    EXPECT_TRUE(shipped.errors.empty());
+    ASSERT_EQ(shipped.lessons.size(), files.lessons.size());
+    for (std::size_t i = 0; i < shipped.lessons.size(); ++i) {
+        const ui::Lesson& a = shipped.lessons[i];
+        const ui::Lesson& b = files.lessons[i];
+        EXPECT_EQ(a.file, fs::path("lessons") / b.file.filename());
+        EXPECT_EQ(a.title, b.title);
+        EXPECT_EQ(a.about, b.about);
+        ASSERT_EQ(a.steps.size(), b.steps.size()) << a.file;
+        for (std::size_t k = 0; k < a.steps.size(); ++k)
+            EXPECT_EQ(a.steps[k].title, b.steps[k].title) << a.file << " step " << k + 1;
+    }
+}
+
 // [SECTION] Answers from the trace
 
 struct Traced {

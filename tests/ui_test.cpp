@@ -33,6 +33,7 @@
 #include "reference/reference.hpp"
 #include "trace/trace_index.hpp"
 #include "trace/trace_io.hpp"
+#include "ui/assets.hpp"
 #include "ui/inputs.hpp"
 #include "ui/kernel_file.hpp"
 #include "ui/masks.hpp"
@@ -301,6 +302,27 @@ TEST(Inputs, BuiltInsLoadAtTheAskedSize) {
     const Image board = *ui::loadInput(spec, 2);
     for (float v : board.data)
         EXPECT_TRUE(v == 0.0f || v == 1.0f) << "squares stay sharp";
+}
+
+// The built-in inputs come from the binary, byte for byte the files of
+// assets/, and read as those files read.
+TEST(Inputs, BuiltInsAreCarriedInTheBinary) {
+    const fs::path assets = fs::path(TILESCOPE_SOURCE_DIR) / "assets";
+    for (const ui::InputSourceInfo& info : ui::inputSources()) {
+        if (info.assetFile.empty())
+            continue;
+        const auto embedded = ui::embeddedAsset(info.assetFile);
+        ASSERT_TRUE(embedded) << info.assetFile;
+        std::ifstream in(assets / info.assetFile, std::ios::binary);
+        const std::string onDisk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(std::string(reinterpret_cast<const char*>(embedded->data()), embedded->size()), onDisk)
+            << info.assetFile;
+        auto fromFile = io::readInput(assets / info.assetFile);
+        auto fromBinary = io::readInputBytes(std::string(info.assetFile), *embedded);
+        ASSERT_TRUE(fromFile.ok() && fromBinary.ok()) << info.assetFile;
+        EXPECT_EQ(fromBinary->data, fromFile->data) << info.assetFile;
+    }
+    EXPECT_FALSE(ui::embeddedAsset("no_such.pgm"));
 }
 
 TEST(Settings, RoundTripAndSurviveDamage) {
@@ -1440,6 +1462,17 @@ TEST(KernelFile, AnExerciseIsCopiedBesideEarlierCopiesNeverOverThem) {
     EXPECT_EQ(readFile(*first), readFile(source));
     EXPECT_FALSE(ui::copyExercise(dir / "no_such.cu", dir).ok());
     fs::remove_all(dir);
+}
+
+// The exercises are files beside the program (share/tilescope/exercises; in a
+// build tree, a link to assets/exercises), the same files as the source tree's.
+TEST(KernelFile, TheExercisesAreFoundBesideTheProgram) {
+    const fs::path folder = ui::exercisesDirectory();
+    for (const ui::Exercise& e : ui::exercises()) {
+        ASSERT_TRUE(fs::exists(folder / e.file)) << folder / e.file;
+        EXPECT_EQ(readFile(folder / e.file),
+                  readFile(fs::path(TILESCOPE_SOURCE_DIR) / "assets" / "exercises" / e.file));
+    }
 }
 
 TEST(Settings, RememberTheKernelFile) {

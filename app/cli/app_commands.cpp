@@ -409,7 +409,7 @@ int runApp(const AppCommandState& state) {
 // tilescope lesson --check FILE... | --list | NAME|FILE --render DIR
 int runLesson(const AppCommandState& state) {
     if (state.listLessons) {
-        const ui::LessonLibrary library = ui::loadLessons(ui::lessonsDirectory());
+        const ui::LessonLibrary library = ui::shippedLessons();
         for (const ui::Lesson& l : library.lessons)
             std::printf("%-20s %2zu steps  %s\n", l.file.stem().string().c_str(), l.steps.size(), l.title.c_str());
         for (const ui::LessonError& e : library.errors)
@@ -565,7 +565,7 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
         "lesson", "check lesson files, list the lessons, or draw every step of one into PNG files");
     lesson->add_option("--check", state->checkFiles, "lesson files to check: each error with its file and line")
         ->expected(1, -1);
-    lesson->add_flag("--list", state->listLessons, "list the lessons that ship (assets/lessons)");
+    lesson->add_flag("--list", state->listLessons, "list the lessons that ship (built in)");
     lesson->add_option("lesson", state->renderLesson, "with --render: a lesson's name or file");
     lesson->add_option("--render", state->renderDir,
                        "draw every step (and each question revealed) into this folder as PNG files with their "

@@ -222,6 +222,15 @@ Result<Image> readInput(const fs::path& path) {
     return fileError(path, "unsupported input format " + quoteUntrusted(ext) + " (expected " + kInputFormats + ")");
 }
 
+Result<Image> readInputBytes(const fs::path& name, std::span<const unsigned char> bytes) {
+    const std::string ext = lowerExtension(name);
+    if (ext == ".npy") return readNpyBytes(name, bytes);
+    if (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp" || ext == ".pgm" || ext == ".ppm" ||
+        ext == ".pnm")
+        return readImageBytes(name, bytes);
+    return fileError(name, "unsupported input format " + quoteUntrusted(ext) + " (expected " + kInputFormats + ")");
+}
+
 Status writeOutput(const fs::path& path, const Image& image) {
     const std::string ext = lowerExtension(path);
     if (ext == ".npy") return writeNpy(path, image);

@@ -25,6 +25,10 @@ inline constexpr std::size_t kMaxElements = std::size_t{1} << 28;
 // (extensions compared case-insensitively).
 Result<Image> readInput(const std::filesystem::path& path);
 
+// The same for a file's bytes already in memory, chosen by the extension of
+// `name`, which also stands for the file in messages (a built-in input).
+Result<Image> readInputBytes(const std::filesystem::path& name, std::span<const unsigned char> bytes);
+
 // .npy -> writeNpy; .png .pgm .ppm -> writeImageFile. Atomic, see writeFileAtomic.
 Status writeOutput(const std::filesystem::path& path, const Image& image);
 

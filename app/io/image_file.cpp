@@ -297,7 +297,17 @@ Result<Image> readImageFile(const fs::path& path) {
     try {
         auto file = readFileBytes(path, kMaxImageFileBytes);
         if (!file) return file.error();
-        const std::span<const unsigned char> bytes = *file;
+        return readImageBytes(path, *file);
+    } catch (const std::exception& e) {
+        return fileError(path, std::string("cannot be read (") + e.what() + ")");
+    }
+}
+
+Result<Image> readImageBytes(const fs::path& path, std::span<const unsigned char> bytes) {
+    try {
+        if (bytes.size() > kMaxImageFileBytes)
+            return fileError(path, "is too large (" + std::to_string(bytes.size()) + " bytes, the limit is " +
+                                       std::to_string(kMaxImageFileBytes) + ")");
         if (bytes.size() >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '7') return readPnm(path, bytes);
         // Checked here rather than left to stb, which would also try TGA, a
         // format with no signature that some random files decode as.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 
 #include "core/image.hpp"
 #include "core/result.hpp"
@@ -16,6 +17,10 @@ namespace tilescope::io {
 // Values are scaled to [0, 1]: 8-bit PNG/JPEG/BMP by 255, 16-bit PNG by
 // 65535, PGM/PPM by the file's maxval (1..65535).
 Result<Image> readImageFile(const std::filesystem::path& path);
+
+// The same for a file's bytes already in memory (a built-in input the binary
+// carries); `name` stands for the file in messages.
+Result<Image> readImageBytes(const std::filesystem::path& name, std::span<const unsigned char> bytes);
 
 // By extension: .png (1 to 4 channels), .pgm (binary P5, 1 channel only),
 // .ppm (binary P6, 3 channels only). A PGM of a 3-channel image or a PPM of a

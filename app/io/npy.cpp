@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -166,11 +167,13 @@ std::string shapeText(const std::vector<std::size_t>& shape) {
     return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-Result<NpyArray> readNpyArray(const fs::path& path) {
-    constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
-    auto file = readFileBytes(path, kMaxElements * sizeof(double) + kMaxHeaderBytes);
-    if (!file) return file.error();
-    const std::vector<unsigned char>& bytes = *file;
+constexpr std::size_t kMaxHeaderBytes = std::size_t{1} << 20;
+constexpr std::size_t kMaxNpyBytes = kMaxElements * sizeof(double) + kMaxHeaderBytes;
+
+Result<NpyArray> readNpyArray(const fs::path& path, std::span<const unsigned char> bytes) {
+    if (bytes.size() > kMaxNpyBytes)
+        return fileError(path, "is too large (" + std::to_string(bytes.size()) + " bytes, the limit is " +
+                                   std::to_string(kMaxNpyBytes) + ")");
 
     static constexpr unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
     if (bytes.size() < 10) return fileError(path, "is too short to be a .npy file");
@@ -257,23 +260,43 @@ Result<NpyArray> readNpyArray(const fs::path& path) {
     return array;
 }
 
+Result<NpyArray> readNpyArray(const fs::path& path) {
+    auto file = readFileBytes(path, kMaxNpyBytes);
+    if (!file) return file.error();
+    return readNpyArray(path, *file);
+}
+
+Result<Image> imageFromArray(const fs::path& path, NpyArray array) {
+    const std::vector<std::size_t>& shape = array.shape;
+    if (shape.size() == 1) return Image::signal(std::move(array.values));
+    if (shape.size() == 3 && shape[2] > 4)
+        return fileError(path, "has shape " + shapeText(shape) + ": an image has 1 to 4 channels (H, W, C)");
+    Image image;
+    image.height = static_cast<int>(shape[0]);
+    image.width = static_cast<int>(shape[1]);
+    image.channels = shape.size() == 3 ? static_cast<int>(shape[2]) : 1;
+    image.rank = static_cast<int>(shape.size());
+    image.data = std::move(array.values);
+    return image;
+}
+
 }  // namespace
 
 Result<Image> readNpy(const fs::path& path) {
     try {
         auto array = readNpyArray(path);
         if (!array) return array.error();
-        const std::vector<std::size_t>& shape = array->shape;
-        if (shape.size() == 1) return Image::signal(std::move(array->values));
-        if (shape.size() == 3 && shape[2] > 4)
-            return fileError(path, "has shape " + shapeText(shape) + ": an image has 1 to 4 channels (H, W, C)");
-        Image image;
-        image.height = static_cast<int>(shape[0]);
-        image.width = static_cast<int>(shape[1]);
-        image.channels = shape.size() == 3 ? static_cast<int>(shape[2]) : 1;
-        image.rank = static_cast<int>(shape.size());
-        image.data = std::move(array->values);
-        return image;
+        return imageFromArray(path, std::move(*array));
+    } catch (const std::exception& e) {
+        return fileError(path, std::string("cannot be read (") + e.what() + ")");
+    }
+}
+
+Result<Image> readNpyBytes(const fs::path& path, std::span<const unsigned char> bytes) {
+    try {
+        auto array = readNpyArray(path, bytes);
+        if (!array) return array.error();
+        return imageFromArray(path, std::move(*array));
     } catch (const std::exception& e) {
         return fileError(path, std::string("cannot be read (") + e.what() + ")");
     }

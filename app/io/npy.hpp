@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 
 #include "core/image.hpp"
 #include "core/result.hpp"
@@ -13,6 +14,10 @@ namespace tilescope::io {
 // and uint8 ('|u1', kept as its value 0..255, not scaled), C order only.
 // Shape (n) -> Image::signal; (H, W) -> rank 2; (H, W, C) with C in 1..4 -> rank 3.
 Result<Image> readNpy(const std::filesystem::path& path);
+
+// The same for a file's bytes already in memory (a built-in input the binary
+// carries); `name` stands for the file in messages.
+Result<Image> readNpyBytes(const std::filesystem::path& name, std::span<const unsigned char> bytes);
 
 // Shape (n) -> Mask::row; (H, W) -> a mask of that width and height.
 Result<Mask> readNpyMask(const std::filesystem::path& path);

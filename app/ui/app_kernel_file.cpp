@@ -17,6 +17,7 @@
 #include "own/own_kernel.hpp"
 #include "own/translate.hpp"
 #include "ui/app.hpp"
+#include "ui/assets.hpp"
 #include "ui/kernel_file.hpp"
 #include "ui/panel_editor.hpp"
 #include "ui/panel_legend.hpp"
@@ -131,7 +132,7 @@ void App::requestOpenKernel() {
 
 void App::newFromExercise(const std::string& file) {
     showEditor();
-    auto copy = copyExercise(assetsDirectory() / "exercises" / file, exerciseCopyFolder());
+    auto copy = copyExercise(exercisesDirectory() / file, exerciseCopyFolder());
     if (!copy) {
         m_kernelFile->state().fileNote = copy.error().message;
         return;

@@ -45,7 +45,7 @@ constexpr FocusTarget kFocusTargets[] = {
 Status App::openLessonsAtStart() {
     m_lessons = std::make_unique<LessonPlayer>();
     m_lessonPanel = std::make_unique<LessonPanel>(*m_lessons, m_theme, m_probe);
-    m_lessons->load(lessonsDirectory());
+    m_lessons->load(shippedLessons());
     if (!m_options.focus.empty()) {
         PanelVisibility probe;
         if (!panelFlag(probe, m_options.focus) || m_options.focus == "help")
@@ -177,7 +177,7 @@ void App::drawLessonMenu() {
             ImGui::SetTooltip("%s\n(%zu steps)", lesson.about.c_str(), lesson.steps.size());
     }
     if (library.lessons.empty())
-        ImGui::TextDisabled("no lessons found in %s", lessonsDirectory().string().c_str());
+        ImGui::TextDisabled("no lessons built in");
     if (m_lessons->active()) {
         ImGui::Separator();
         if (ImGui::BeginMenu("Go to step")) {

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <system_error>
+#include <filesystem>
 #include <vector>
 
 #include "io/files.hpp"
+#include "ui/assets.hpp"
 
 namespace tilescope::ui {
 
@@ -63,6 +63,14 @@ Image middleRow(const Image& image) {
     for (int x = 0; x < image.width; ++x)
         row.data[static_cast<std::size_t>(x)] = image.at(x, y, 0);
     return row;
+}
+
+// A built-in input: the binary carries its file (ui/assets.hpp).
+Result<Image> readBuiltIn(std::string_view file) {
+    const auto bytes = embeddedAsset(file);
+    if (!bytes)
+        return badInput(std::string(file) + ": not built into this program");
+    return io::readInputBytes(std::filesystem::path(file), *bytes);
 }
 
 Status checkSize(int value, int limit, const char* what) {
@@ -132,15 +140,11 @@ Image resize(const Image& image, int width, int height, bool smooth) {
 
 Result<Image> loadInput(const InputSpec& spec, int dims) {
     const InputSourceInfo& info = inputSourceInfo(spec.source);
-    std::filesystem::path path;
-    if (spec.source == InputSource::File) {
-        if (spec.path.empty())
-            return badInput("no file chosen: type a path or drop a file on the window");
-        path = spec.path;
-    } else {
-        path = assetsDirectory() / info.assetFile;
-    }
-    auto read = io::readInput(path);
+    const bool builtIn = spec.source != InputSource::File;
+    if (!builtIn && spec.path.empty())
+        return badInput("no file chosen: type a path or drop a file on the window");
+    const std::filesystem::path path = builtIn ? std::filesystem::path(info.assetFile) : std::filesystem::path(spec.path);
+    auto read = builtIn ? readBuiltIn(info.assetFile) : io::readInput(path);
     if (!read)
         return read.error();
     Image image = std::move(*read);
@@ -184,20 +188,6 @@ Result<Image> loadInput(const InputSpec& spec, int dims) {
     if (image.rank == 1)
         return image;  // a 1D array stays 1D: the 2D kernel's check explains
     return resize(image, spec.width, spec.height, info.smooth);
-}
-
-std::filesystem::path assetsDirectory() {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    if (const char* env = std::getenv("TILESCOPE_ASSETS_DIR"); env && *env)
-        return env;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "tilescope" / "assets";
-        if (fs::is_directory(installed, error))
-            return installed;
-    }
-    return TILESCOPE_SOURCE_ASSETS_DIR;
 }
 
 }  // namespace tilescope::ui

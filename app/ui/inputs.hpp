@@ -1,8 +1,8 @@
-// The inputs of the set-up panel: the built-in ones (files under assets/) and
-// any image or array file, brought to the size the panel asks for.
+// The inputs of the set-up panel: the built-in ones (files of assets/, carried
+// in the binary: ui/assets.hpp) and any image or array file, brought to the
+// size the panel asks for.
 #pragma once
 
-#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,7 +26,7 @@ struct InputSourceInfo {
     InputSource id;
     std::string_view key;        // for the command line and the settings file: "photo"
     std::string_view label;      // for the panel
-    std::string_view assetFile;  // under assets/; empty for File
+    std::string_view assetFile;  // its file under assets/, embedded in the binary; empty for File
     bool fixedArray;             // the book's arrays: 1D, their own size
     bool smooth;                 // resize by averaging (pictures) or by repeating cells (the checkerboard)
 };
@@ -68,9 +68,5 @@ Result<Image> loadInput(const InputSpec& spec, int dims);
 
 // Resizes an image: averaging (smooth) or repeating the nearest element.
 Image resize(const Image& image, int width, int height, bool smooth);
-
-// The folder of built-in inputs: $TILESCOPE_ASSETS_DIR, then share/tilescope/assets
-// beside the binary, then the source tree's assets/ (a build that was not installed).
-std::filesystem::path assetsDirectory();
 
 }  // namespace tilescope::ui

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "api/kernels.hpp"
+#include "ui/assets.hpp"
 #include "ui/inputs.hpp"
 #include "ui/masks.hpp"
 #include "ui/setup_rules.hpp"
@@ -702,6 +703,20 @@ LessonRead readLesson(const fs::path& file) {
     return parseLesson(content, file);
 }
 
+namespace {
+
+void addToLibrary(LessonLibrary& library, LessonRead read, const fs::path& file) {
+    if (read.lesson) {
+        library.lessons.push_back(std::move(*read.lesson));
+    } else {
+        library.refused.push_back(file);
+        for (LessonError& e : read.errors)
+            library.errors.push_back(std::move(e));
+    }
+}
+
+}  // namespace
+
 LessonLibrary loadLessons(const fs::path& folder) {
     LessonLibrary library;
     std::error_code ec;
@@ -710,21 +725,16 @@ LessonLibrary loadLessons(const fs::path& folder) {
         if (it->path().extension() == ".lesson")
             files.push_back(it->path());
     std::sort(files.begin(), files.end());
-    for (const fs::path& f : files) {
-        LessonRead read = readLesson(f);
-        if (read.lesson) {
-            library.lessons.push_back(std::move(*read.lesson));
-        } else {
-            library.refused.push_back(f);
-            for (LessonError& e : read.errors)
-                library.errors.push_back(std::move(e));
-        }
-    }
+    for (const fs::path& f : files)
+        addToLibrary(library, readLesson(f), f);
     return library;
 }
 
-fs::path lessonsDirectory() {
-    return assetsDirectory() / "lessons";
+LessonLibrary shippedLessons() {
+    LessonLibrary library;
+    for (const EmbeddedSource& file : embeddedAssets("lessons", ".lesson"))
+        addToLibrary(library, parseLesson(file.text, fs::path(file.path)), fs::path(file.path));
+    return library;
 }
 
 }  // namespace tilescope::ui

@@ -123,7 +123,8 @@ struct LessonLibrary {
 };
 LessonLibrary loadLessons(const std::filesystem::path& folder);
 
-// The folder of the lessons that ship: assets/lessons.
-std::filesystem::path lessonsDirectory();
+// The lessons that ship (assets/lessons/*.lesson, embedded in the binary:
+// ui/assets.hpp), each Lesson::file named "lessons/NAME.lesson".
+LessonLibrary shippedLessons();
 
 }  // namespace tilescope::ui

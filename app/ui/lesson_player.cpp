@@ -1,11 +1,12 @@
 #include "ui/lesson_player.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace tilescope::ui {
 
-void LessonPlayer::load(const std::filesystem::path& folder) {
-    m_library = loadLessons(folder);
+void LessonPlayer::load(LessonLibrary library) {
+    m_library = std::move(library);
 }
 
 bool LessonPlayer::open(const std::filesystem::path& file, std::string& problem) {

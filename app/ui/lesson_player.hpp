@@ -28,8 +28,9 @@ struct LessonMarks {
 
 class LessonPlayer {
 public:
-    // The lessons of a folder (assets/lessons); those with errors are listed in library().errors.
-    void load(const std::filesystem::path& folder);
+    // The lessons that ship (shippedLessons()), or those of a folder; those
+    // with errors are listed in library().errors.
+    void load(LessonLibrary library);
     // One lesson file given by the user: on top of the library while it plays.
     bool open(const std::filesystem::path& file, std::string& problem);
     const LessonLibrary& library() const { return m_library; }

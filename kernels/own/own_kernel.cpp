@@ -223,15 +223,10 @@ std::string workerPath() {
     if (const char* env = std::getenv("TILESCOPE_WORKER"); env && *env) return env;
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const fs::path beside = self.parent_path() / "tilescope-worker";
-        if (fs::exists(beside)) return beside.string();
-    }
-#ifdef TILESCOPE_WORKER_BUILD_PATH
-    return TILESCOPE_WORKER_BUILD_PATH;
-#else
+    if (!ec)
+        for (const fs::path& folder : {self.parent_path(), self.parent_path().parent_path()})
+            if (fs::exists(folder / "tilescope-worker", ec)) return (folder / "tilescope-worker").string();
     return "tilescope-worker";
-#endif
 }
 
 Result<std::shared_ptr<const OwnKernel>> compileKernelFile(const std::string& path, const CompileOptions& options,

@@ -59,7 +59,10 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
 // happened and, where the executor knew it, in which block, thread and line.
 Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& request);
 
-// The worker program: beside the running program, or $TILESCOPE_WORKER.
+// The worker program: $TILESCOPE_WORKER; else beside the running program (an
+// installed bin/tilescope-worker); else in the folder above it (a build tree:
+// build/tilescope-worker for build/app/tilescope and build/tests/*); else
+// tilescope-worker on the PATH. No absolute path is built in.
 std::string workerPath();
 
 }  // namespace tilescope::own
