@@ -236,8 +236,9 @@ TEST(Fiber, AFiberFinishesWhileOthersAreSuspendedAndItsStackIsReused) {
     EXPECT_TRUE(fq.finished());
     EXPECT_EQ(quick.sum, expectedSum(0));
     EXPECT_TRUE(onStack(quick.stackLocal, next)) << "the fiber did not run on the stack the pool handed out";
-    EXPECT_EQ(pool.take(), next) << "a finished fiber's stack went back to the pool";
-    pool.give(next);
+    void* back = pool.take();
+    EXPECT_EQ(back, next) << "a finished fiber's stack went back to the pool";
+    pool.give(back);
 
     // The same Fiber object again, on the same stack, while a and b still wait.
     Recorder again{&fq, 1};
@@ -299,7 +300,9 @@ TEST(Fiber, ResetOfASuspendedFiberFreesItsStackAndTheFiberStartsAgain) {
         doomed.resume();
         ASSERT_FALSE(doomed.finished());
     }
-    EXPECT_EQ(pool.take(), next);
+    void* last = pool.take();
+    EXPECT_EQ(last, next);
+    pool.give(last);
 }
 
 // An exception thrown and caught inside one fiber, across one of its yields,

@@ -146,9 +146,11 @@ const char* fiberImplementation() {
 // catches the faults a kernel throws inside the fiber (cpu_executor.cpp).
 //
 // The switch is invisible to AddressSanitizer (which is why ASan builds use
-// ucontext, above), and it does not keep x86's CET shadow stack: a process
-// that turns shadow stacks on (glibc's tunable glibc.cpu.x86_shstk, off by
-// default) must be built with -DTILESCOPE_FIBERS=ucontext.
+// ucontext, above). Nor does it take part in x86's CET: it keeps no shadow
+// stack, and its jump lands on return sites without endbr64. Linux checks
+// neither unless a process asks for shadow stacks (glibc's tunable
+// glibc.cpu.x86_shstk, off by default); such a process must be built with
+// -DTILESCOPE_FIBERS=ucontext.
 
 extern "C" {
 // Saves the running fiber's callee-saved registers on its stack and its stack
