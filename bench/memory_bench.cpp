@@ -13,27 +13,12 @@
 #include <string>
 
 #include "api/runner.hpp"
+#include "bench_support.hpp"
 #include "trace/cache_model.hpp"
 #include "trace/warp_requests.hpp"
 
 using namespace tilescope;
-using Clock = std::chrono::steady_clock;
-
-namespace {
-
-double seconds(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
-}
-
-Image randomImage(int w, int h) {
-    std::mt19937 random(1);
-    std::uniform_real_distribution<float> v(0.0f, 1.0f);
-    Image img = Image::planar(w, h);
-    for (float& x : img.data) x = v(random);
-    return img;
-}
-
-}  // namespace
+using namespace tilescope::bench;
 
 int main(int argc, char** argv) {
     const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;

@@ -12,27 +12,15 @@
 #include <string>
 
 #include "api/runner.hpp"
+#include "bench_support.hpp"
 #include "trace/problems.hpp"
 #include "trace/trace_index.hpp"
 #include "trace/trace_io.hpp"
 
 using namespace tilescope;
-using Clock = std::chrono::steady_clock;
+using namespace tilescope::bench;
 
 namespace {
-
-double seconds(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
-}
-
-Image randomImage(int w, int h) {
-    std::mt19937 random(1);
-    std::uniform_real_distribution<float> v(0.0f, 1.0f);
-    Image img = Image::planar(w, h);
-    for (float& x : img.data)
-        x = v(random);
-    return img;
-}
 
 Mask boxMask(int width) {
     return Mask::square(width, std::vector<float>(width * width, 1.0f / (width * width)));

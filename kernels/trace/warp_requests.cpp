@@ -105,10 +105,10 @@ double MemoryCounters::sharedStoreEfficiency() const {
     return ratio(sharedStoreRequests, sharedStoreWavefronts);
 }
 
-std::vector<std::uint16_t> vectorAccessLines(const Trace& trace) {
+namespace {
+
+std::vector<std::uint16_t> scanVectorLines(std::string_view text) {
     std::vector<std::uint16_t> lines;
-    if (trace.plan.kernel == KernelId::Own) return lines;
-    const std::string_view text = kernelSource(trace.plan.kernel);
     int line = 1;
     std::size_t begin = 0;
     while (begin < text.size()) {
@@ -122,6 +122,20 @@ std::vector<std::uint16_t> vectorAccessLines(const Trace& trace) {
         ++line;
     }
     return lines;
+}
+
+}  // namespace
+
+std::vector<std::uint16_t> vectorAccessLines(const Trace& trace) {
+    if (trace.plan.kernel == KernelId::Own) return {};
+    // The built-in sources are fixed: each is scanned once.
+    static const std::vector<std::vector<std::uint16_t>> byKernel = [] {
+        std::vector<std::vector<std::uint16_t>> all;
+        for (int k = 0; k < static_cast<int>(KernelId::Own); ++k)
+            all.push_back(scanVectorLines(kernelSource(static_cast<KernelId>(k))));
+        return all;
+    }();
+    return byKernel[static_cast<std::size_t>(trace.plan.kernel)];
 }
 
 std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex) {
