@@ -214,6 +214,45 @@ TEST(WarpRequests, TileAndHaloBranchesOfOneTapAreOneStepOfTheWarp) {
     EXPECT_EQ(m.globalLoadSectors, haloSectors + 8 * 4);
 }
 
+TEST(WarpRequests, TheTileLoadingPassesOfConv2dTiledOutByHand) {
+    // conv2d_tiled_out, 16x16 threads, a 64x64 image: the input tile is
+    // 16 + 2r wide, so the threads copy it in passes of two nested loops
+    // (sRow = ty, ty + 16; sCol = tx, tx + 16). Lanes run different numbers
+    // of passes, and at the image's edge some store a ghost zero instead of
+    // loading; the warp still issues pass (i, j)'s load once, for the lanes
+    // that load in that pass. By hand, per warp and pass, for a corner block
+    // and an interior block:
+    for (const int r : {1, 4}) {
+        for (const Dim3 block : {Dim3{0, 0, 0}, Dim3{1, 1, 0}}) {
+            const int width = 64, in = 16 + 2 * r;
+            const Trace t = traceOneBlock("conv2d_tiled_out", width, 2 * r + 1, block);
+            std::uint64_t requests = 0, sectors = 0;
+            for (int warp = 0; warp < 8; ++warp)
+                for (int i = 0; i < 2; ++i)
+                    for (int j = 0; j < 2; ++j) {
+                        std::set<int> touched;
+                        for (int lane = 0; lane < 32; ++lane) {
+                            const int sRow = warp * 2 + lane / 16 + 16 * i, sCol = lane % 16 + 16 * j;
+                            const int inRow = static_cast<int>(block.y) * 16 + sRow - r;
+                            const int inCol = static_cast<int>(block.x) * 16 + sCol - r;
+                            if (sRow < in && sCol < in && inRow >= 0 && inRow < width && inCol >= 0 && inCol < width)
+                                touched.insert((inRow * width + inCol) * 4 / 32);
+                        }
+                        if (!touched.empty()) ++requests, sectors += touched.size();
+                    }
+            const MemoryCounters m = countMemory(t, 0);
+            EXPECT_EQ(m.globalLoadRequests, requests) << "r = " << r << ", block " << block.x << "," << block.y;
+            EXPECT_EQ(m.globalLoadSectors, sectors) << "r = " << r << ", block " << block.x << "," << block.y;
+            if (r == 1 && block.x == 1) {
+                // Written out: 8 warps x (pass (0,0): two rows of 16 floats from column 15, 6 sectors;
+                // (0,1): columns 31 and 32 of two rows, 4 sectors) + warp 0's rows 16 and 17 again.
+                EXPECT_EQ(requests, 18u);
+                EXPECT_EQ(sectors, 90u);
+            }
+        }
+    }
+}
+
 TEST(WarpRequests, Float4AccessesAreOneRequestOf16BytesPerLane) {
     // conv2d_fast, radius 1, an interior block of 16x16 threads, each
     // thread a 4x4 patch: a warp (two rows of 16 threads) reads, for each of

@@ -1,6 +1,7 @@
 #include "trace/warp_requests.hpp"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 
 #include "trace/sources.hpp"
@@ -55,7 +56,8 @@ struct PlaceHash {
     }
 };
 
-constexpr std::int32_t kNoTap = -2;  // an access after the phase's taps (the store of the result)
+constexpr std::int32_t kNoTap = -2;    // an access after the phase's taps (the store of the result)
+constexpr std::int32_t kLoopPass = -3;  // an access in a loop that fills shared memory, placed by its pass
 constexpr std::size_t kNoTapEvent = ~std::size_t{0};
 
 // A thread's count of its accesses of one (line, array, load or store) since its last multiply-add.
@@ -138,6 +140,42 @@ std::vector<std::uint16_t> vectorAccessLines(const Trace& trace) {
     return byKernel[static_cast<std::size_t>(trace.plan.kernel)];
 }
 
+namespace {
+
+// Per barrier phase, a bit for each shared array that some thread of the
+// block stores to from one line more than once in that phase.
+std::vector<std::uint32_t> loopingSharedArrays(std::span<const Event> ev, const Space (&spaceOf)[kArrayCount]) {
+    std::vector<std::uint32_t> looping;
+    std::vector<LineCount> stores;
+    std::size_t i = 0;
+    while (i < ev.size()) {
+        const std::uint16_t thread = ev[i].thread;
+        std::uint32_t phase = 0;
+        stores.clear();
+        for (; i < ev.size() && ev[i].thread == thread; ++i) {
+            const Event& e = ev[i];
+            if (e.op == Op::Barrier) {
+                ++phase;
+                stores.clear();
+                continue;
+            }
+            if (!isStore(e.op) || isOutside(e.op) || e.array >= kArrayCount || spaceOf[e.array] != Space::Shared)
+                continue;
+            auto c = std::find_if(stores.begin(), stores.end(),
+                                  [&](const LineCount& l) { return l.line == e.line && l.array == e.array; });
+            if (c == stores.end()) {
+                stores.push_back(LineCount{e.line, e.array, true, 1});
+            } else if (++c->count == 2) {
+                if (looping.size() <= phase) looping.resize(phase + 1, 0);
+                looping[phase] |= 1u << e.array;
+            }
+        }
+    }
+    return looping;
+}
+
+}  // namespace
+
 std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex) {
     const std::vector<Event>& events = trace.blocks[blockIndex].events;
     const std::span<const Event> ev(events);
@@ -160,6 +198,20 @@ std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex
     std::vector<std::int32_t> maskTouched;  // the mask elements this thread has read
     std::uint32_t currentWarp = ~0u;
 
+    // A phase whose threads fill a shared array in a loop (some thread stores
+    // to it from one line twice, as conv2d_tiled_out's passes over its input
+    // tile do): lanes run different numbers of passes of nested loops there,
+    // so a count of passes does not say which pass a lane is in. Its place is
+    // where the pass stores, relative to where the lane's first pass stored:
+    // the same for every lane in one pass of the loops, whatever the lane
+    // skipped. An access in such a loop (up to the thread's last store to the
+    // array in the phase) is placed by the store that ends its pass; a lane
+    // that stores a ghost zero from another line instead of loading still
+    // ends its pass with a store, so it stays in step.
+    const std::vector<std::uint32_t> loopArrays = loopingSharedArrays(ev, spaceOf);
+    std::vector<std::size_t> loopStores;  // the thread's stores to looping arrays, in order
+    std::vector<std::size_t> lastLoopStore;  // per phase: the thread's last store to a looping array
+    std::vector<std::array<std::int64_t, kArrayCount>> firstLoopIndex;  // per phase and array: its first store's index
     std::size_t i = 0;
     while (i < ev.size()) {
         const std::uint16_t thread = ev[i].thread;
@@ -183,6 +235,31 @@ std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex
                 }
             }
         }
+        lastLoopStore.clear();
+        loopStores.clear();
+        firstLoopIndex.clear();
+        {
+            std::uint32_t p = 0;
+            for (std::size_t j = i; j < ev.size() && ev[j].thread == thread; ++j) {
+                const Event& e = ev[j];
+                if (e.op == Op::Barrier) {
+                    ++p;
+                } else if (p < loopArrays.size() && isStore(e.op) && e.array < kArrayCount && !isOutside(e.op) &&
+                           (loopArrays[p] >> e.array & 1u)) {
+                    if (lastLoopStore.size() <= p) {
+                        lastLoopStore.resize(p + 1, kNoTapEvent);
+                        std::array<std::int64_t, kArrayCount> none;
+                        none.fill(-1);
+                        firstLoopIndex.resize(p + 1, none);
+                    }
+                    if (lastLoopStore[p] == kNoTapEvent || firstLoopIndex[p][e.array] < 0)
+                        firstLoopIndex[p][e.array] = e.index;
+                    lastLoopStore[p] = j;
+                    loopStores.push_back(j);
+                }
+            }
+        }
+        std::size_t nextLoopStore = 0;
         std::uint32_t phase = 0, local = 0, tapRepeat = 0;
         std::int32_t tap = -1;
         for (std::int32_t m : maskTouched) maskReads[static_cast<std::size_t>(m)] = 0;
@@ -235,6 +312,14 @@ std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex
                 continue;
             }
             vectorLeft = 0;
+            const bool inLoop = !inTaps && phase < lastLoopStore.size() && lastLoopStore[phase] != kNoTapEvent &&
+                                i <= lastLoopStore[phase];
+            std::uint32_t passHere = 0;
+            if (inLoop) {
+                while (loopStores[nextLoopStore] < i) ++nextLoopStore;
+                const Event& end = ev[loopStores[nextLoopStore]];
+                passHere = static_cast<std::uint32_t>(end.index - firstLoopIndex[phase][end.array]);
+            }
             std::vector<LineCount>& lineCounts = inTaps ? counts : afterTaps;
             std::uint32_t nth = 0;
             auto c = std::find_if(lineCounts.begin(), lineCounts.end(), [&](const LineCount& l) {
@@ -245,7 +330,9 @@ std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex
             } else {
                 nth = c->count++;
             }
-            const PlaceKey key{phase, inTaps ? tap : kNoTap, inTaps ? tapRepeat : 0u, nth, e.line, e.array, store};
+            const PlaceKey key = inTaps   ? PlaceKey{phase, tap, tapRepeat, nth, e.line, e.array, store}
+                                 : inLoop ? PlaceKey{phase, kLoopPass, 0u, passHere, e.line, e.array, store}
+                                          : PlaceKey{phase, kNoTap, 0u, nth, e.line, e.array, store};
             auto [it, added] = index.try_emplace(key, static_cast<std::uint32_t>(requests.size()));
             if (added) {
                 WarpRequest r;

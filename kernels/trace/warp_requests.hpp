@@ -8,7 +8,11 @@
 // of one iteration (a tile cell from shared memory, a halo cell from global
 // memory) stay at the same place; lanes that skip a tap altogether (a ghost
 // cell at the image's edge) fall behind their neighbours, and there the
-// grouping is an approximation.
+// grouping is an approximation. In a loop that fills a shared array (a thread
+// stores to it from one line more than once in the phase), a lane's place is
+// where its pass stores, relative to where its first pass stored: lanes that
+// run fewer passes of nested loops, or store a ghost zero instead of loading,
+// stay in step.
 //
 // For each request:
 //   global    the 32-byte sectors and 128-byte lines its addresses touch
