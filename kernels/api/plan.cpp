@@ -21,11 +21,11 @@ int defaultBlock(const KernelInfo& kernel) { return kernel.dims == 1 ? 256 : 16;
 
 int defaultBlock(const KernelInfo& kernel, int radius) {
     if (kernel.id != KernelId::Conv2dFast || radius < 0 || radius > kMaxRadius) return defaultBlock(kernel);
-    // conv2d_fast on an H100 at 8192x8192 (docs/runs/perf-issue14/): 24x24
-    // threads (96x96 outputs a block) against 16x16 took 3x3 from 0.195 to
-    // 0.191 ms and 9x9 from 0.267 to 0.256-0.260 ms; 5x5 is faster with
-    // 16x16 (0.196 against 0.201 ms), 15x15 the same with either. Radii 0, 3,
-    // 5 and 6 take their measured neighbour's block.
+    // conv2d_fast on an H100 at 8192x8192 (docs/performance.md): 24x24
+    // threads (96x96 outputs a block) take 3x3 from 0.191 to 0.187 ms and 9x9
+    // from 0.266 to 0.253 ms against 16x16; 5x5 was up to 2% faster with
+    // 16x16, and 15x15 runs the same with either. Radii 0, 3, 5 and 6 take
+    // their measured neighbour's block.
     constexpr int kFastBlock[kMaxRadius + 1] = {24, 24, 16, 16, 24, 24, 24, 16};
     return kFastBlock[radius];
 }

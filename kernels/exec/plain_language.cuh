@@ -58,8 +58,9 @@ private:
 // compute capability 8.0 on it also asks L2 to fetch the whole 256-byte
 // block around the address from DRAM (the .L2::256B prefetch-size hint of
 // ld.global): fewer, larger DRAM requests for rows that neighbouring threads
-// and blocks read anyway. On an H100 that made conv2d_fast 0 to 1.5% faster
-// (docs/performance.md); the values loaded are the same.
+// and blocks read anyway. On an H100 that made conv2d_fast up to 1.6% faster
+// at the blocks its launcher picks (docs/performance.md); the values loaded
+// are the same.
 using Float4 = float4;
 __device__ __forceinline__ Float4 load4(Global<const float> a, int i) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
