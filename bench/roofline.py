@@ -77,11 +77,16 @@ def with_matplotlib(device, peak, copy_gbps, points, output):
     markers = "os^vD<>pPX*hH8d"
     cmap = plt.get_cmap("tab20")
     for i, g in enumerate(groups):
-        pts = [p for p in points if p[1] == g and p[5] in ("16x16", "256", "-")] or [p for p in points if p[1] == g]
+        pts = [p for p in points if p[1] == g]
+        if len({p[2] for p in pts}) < len(pts):  # several blocks per mask: keep the 16x16 (or 256) ones
+            pts = [p for p in pts if p[5] in ("16x16", "256", "-")] or pts
+        # A kernel whose launcher picks the block per mask (conv2d_fast) names each mask's block.
+        blocks = [p[5] for p in pts]
+        block = blocks[0] if len(set(blocks)) == 1 else "/".join(blocks) + " by mask"
         is_fast = g == "conv2d_fast"
         ax.plot([p[3] for p in pts], [p[4] for p in pts], ls="-" if is_fast else "--", lw=2.5 if is_fast else 0.8,
                 marker=markers[i % len(markers)], ms=9 if is_fast else 6, color="red" if is_fast else cmap(i % 20),
-                label=g + ("" if g.startswith("peer") else " (block %s)" % pts[0][5]))
+                label=g + ("" if g.startswith("peer") else " (block %s)" % block))
         if is_fast:
             for p in pts:
                 ax.annotate(p[2], (p[3], p[4]), textcoords="offset points", xytext=(6, -12), fontsize=8, color="red")

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "api/limits.hpp"
 #include "api/runner.hpp"
 #include "test_support.hpp"
@@ -271,6 +273,29 @@ TEST(DeviceLimits, EachLimitSaysWhichSettingItBoundsWithThisLaunchsNumbers) {
     const LimitUse& l2 = rowNamed(rows, "L2 cache");
     EXPECT_EQ(l2.used, "40000 B (input)");
     EXPECT_NE(l2.constrains.find("fits in L2"), std::string::npos) << l2.constrains;
+}
+
+TEST(Plan, Conv2dFastTakesItsBlockPerRadiusUnlessOneIsAsked) {
+    const DeviceLimits limits = hopperLimits();
+    const KernelInfo& fast = *findKernel("conv2d_fast");
+    // Block 0: the radius picks it (24x24 at r = 1 and 4, 16x16 at r = 2 and 7).
+    for (auto [mask, edge] : {std::pair{3, 24}, std::pair{5, 16}, std::pair{9, 24}, std::pair{15, 16}}) {
+        auto plan = planLaunch(fast, Problem{1000, 700, 1, 2, mask, mask, 0}, limits, false);
+        ASSERT_TRUE(plan.ok()) << plan.error().message;
+        EXPECT_EQ(plan->block.x, static_cast<unsigned>(edge)) << "mask " << mask;
+        EXPECT_EQ(plan->block.y, static_cast<unsigned>(edge)) << "mask " << mask;
+        // Each thread a 4x4 patch: a block covers 4 * edge outputs on each side.
+        EXPECT_EQ(plan->outTile, 4 * edge);
+        EXPECT_EQ(plan->grid.x, static_cast<unsigned>((1000 + 4 * edge - 1) / (4 * edge)));
+        EXPECT_EQ(plan->grid.y, static_cast<unsigned>((700 + 4 * edge - 1) / (4 * edge)));
+    }
+    // A block that is asked for is kept, and the other kernels keep theirs.
+    auto asked = planLaunch(fast, Problem{1000, 700, 1, 2, 9, 9, 16}, limits, false);
+    ASSERT_TRUE(asked.ok());
+    EXPECT_EQ(asked->block.x, 16u);
+    auto basic = planLaunch(*findKernel("conv2d_basic"), Problem{1000, 700, 1, 2, 9, 9, 0}, limits, false);
+    ASSERT_TRUE(basic.ok());
+    EXPECT_EQ(basic->block.x, 16u);
 }
 
 TEST(DeviceLimits, AWhatIfLaunchIsMarkedOverAndTheMaskInGlobalMemoryIsNamed) {

@@ -19,6 +19,17 @@ int pitchFor(int width, int channels) {
 
 int defaultBlock(const KernelInfo& kernel) { return kernel.dims == 1 ? 256 : 16; }
 
+int defaultBlock(const KernelInfo& kernel, int radius) {
+    if (kernel.id != KernelId::Conv2dFast || radius < 0 || radius > kMaxRadius) return defaultBlock(kernel);
+    // conv2d_fast on an H100 at 8192x8192 (docs/performance.md): 24x24
+    // threads (96x96 outputs a block) take 3x3 from 0.191 to 0.187 ms and 9x9
+    // from 0.266 to 0.253 ms against 16x16; 5x5 was up to 2% faster with
+    // 16x16, and 15x15 runs the same with either. Radii 0, 3, 5 and 6 take
+    // their measured neighbour's block.
+    constexpr int kFastBlock[kMaxRadius + 1] = {24, 24, 16, 16, 24, 24, 24, 16};
+    return kFastBlock[radius];
+}
+
 Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const DeviceLimits& limits, bool allowWhatIf) {
     const std::string name(k.name);
     // A listing as printed is planned as its corrected kernel: same block,
@@ -57,7 +68,7 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
     plan.channels = k.multiChannel ? p.channels : 1;
     plan.pitch = k.multiChannel ? pitchFor(p.width, p.channels) : p.width;
 
-    const int edge = p.block > 0 ? p.block : defaultBlock(k);
+    const int edge = p.block > 0 ? p.block : defaultBlock(k, r);
     if (p.block < 0) return badInput("block size " + str(p.block) + " is negative");
 
     long long threads = k.dims == 1 ? edge : static_cast<long long>(edge) * edge;

@@ -61,6 +61,10 @@ struct LaunchPlan {
 };
 
 int defaultBlock(const KernelInfo& kernel);
+// The block edge a launch gets when none is asked for (Problem::block == 0):
+// defaultBlock(kernel), except for conv2d_fast, whose best block depends on
+// the radius (measured on an H100, docs/performance.md).
+int defaultBlock(const KernelInfo& kernel, int radius);
 
 // Checks the combination and computes the launch. `allowWhatIf` lets a
 // configuration past the device limits through (marked whatIf) for the CPU.
