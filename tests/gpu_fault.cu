@@ -1,20 +1,16 @@
 // A kernel that faults on purpose, for the tests of what TileScope does when
-// the GPU fails: it stores through a null pointer, an illegal address, which
-// costs the process its CUDA context (a "sticky" error).
+// the GPU fails: the library's own (cuda_support.hpp), which stores through a
+// null pointer, an illegal address that costs the process its CUDA context (a
+// "sticky" error).
 #include <cuda_runtime.h>
 
+#include "exec/cuda_support.hpp"
 #include "gpu_fault.hpp"
 
 namespace tilescope::test {
 
-namespace {
-__global__ void storeThroughNull(float* p) {
-    p[threadIdx.x] = 1.0f;
-}
-}  // namespace
-
 int faultTheGpu() {
-    storeThroughNull<<<1, 32>>>(nullptr);
+    cuda::launchFaultingKernel();
     return static_cast<int>(cudaDeviceSynchronize());
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "api/runner.hpp"
+#include "app_driver.hpp"
 #include "io/image_file.hpp"
 #include "trace/trace_index.hpp"
 #include "trace/warp_requests.hpp"
@@ -137,90 +138,25 @@ TEST(WarpRequestSteps, BankColoursAreThirtyTwoDistinctColours) {
 
 // [SECTION] The app, drawn
 
-struct Item {
-    std::string name, text;
-    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-};
-
-struct Shot {
-    int exitCode = -1;
-    std::string errors;
-    Image picture;
-    std::vector<Item> items;
-
-    const Item* find(const std::string& name) const {
-        for (const Item& i : items)
-            if (i.name == name)
-                return &i;
-        return nullptr;
-    }
-    std::string text(const std::string& name) const {
-        const Item* i = find(name);
-        return i ? i->text : std::string();
-    }
-    int count(const std::string& prefix) const {
-        return static_cast<int>(
-            std::count_if(items.begin(), items.end(), [&](const Item& i) { return i.name.rfind(prefix, 0) == 0; }));
-    }
-};
-
 class MemoryUiTest : public ::testing::Test {
 protected:
     void SetUp() override {
         const char* display = std::getenv("DISPLAY");
         if (!display || !*display)
             GTEST_SKIP() << "no X display: run under xvfb-run";
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        m_dir = fs::temp_directory_path() /
-                ("tilescope_ui_memory_test_" + std::to_string(::getpid()) + "_" + std::string(info->name()));
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override {
-        if (!m_dir.empty() && !HasFailure())
-            fs::remove_all(m_dir);
+        m_app = std::make_unique<AppDriver>(std::string("memory_") +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     }
 
     int run(const std::string& arguments, std::string* out = nullptr, std::string* errors = nullptr) {
-        const fs::path o = m_dir / "stdout.txt", e = m_dir / "stderr.txt";
-        const std::string command = std::string("ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" '") + TILESCOPE_BINARY +
-                                    "' " + arguments + " > '" + o.string() + "' 2> '" + e.string() + "'";
-        const int status = std::system(command.c_str());
-        if (out)
-            *out = slurp(o);
-        if (errors)
-            *errors = slurp(e);
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return m_app->run(arguments, out, errors);
+    }
+    // A screenshot on the CPU backend (the same on every machine).
+    AppShot screenshot(const std::string& arguments, const std::string& size = "1600x900") {
+        return m_app->screenshot("--backend cpu --size " + size + " " + arguments);
     }
 
-    Shot screenshot(const std::string& arguments, const std::string& size = "1600x900") {
-        Shot shot;
-        const fs::path png = m_dir / "shot.png", layout = m_dir / "shot.json";
-        shot.exitCode = run("screenshot --backend cpu --size " + size + " --out '" + png.string() + "' --layout '" +
-                                layout.string() + "' " + arguments,
-                            nullptr, &shot.errors);
-        if (shot.exitCode != 0)
-            return shot;
-        auto picture = io::readImageFile(png);
-        EXPECT_TRUE(picture.ok());
-        if (picture)
-            shot.picture = std::move(*picture);
-        const json j = json::parse(slurp(layout));
-        for (const json& i : j["items"]) {
-            const auto& r = i["rect"];
-            shot.items.push_back({i["name"], i["text"], r[0], r[1], r[2], r[3]});
-        }
-        return shot;
-    }
-
-    static std::string slurp(const fs::path& file) {
-        std::ifstream in(file);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
-
-    fs::path m_dir;
+    std::unique_ptr<AppDriver> m_app;
 };
 
 // "12.5%" -> 12.5; "1,234" -> 1234
@@ -245,7 +181,7 @@ TEST_F(MemoryUiTest, CountsPanelShowsTheNumbersOfStats) {
         const bool oneD = std::string(kernel).rfind("conv1d", 0) == 0;
         const std::string size = oneD ? "256" : "40x40";
         const std::string launch = std::string("--kernel ") + kernel + " --radius 2 --block " + (oneD ? "32" : "16");
-        const Shot shot = screenshot(launch + " --builtin photo --input-size " + size + " --select " +
+        const AppShot shot = screenshot(launch + " --builtin photo --input-size " + size + " --select " +
                                      (oneD ? "70" : "20,20") + " --panels counts,grid");
         ASSERT_EQ(shot.exitCode, 0) << shot.errors;
         std::string out, errors;
@@ -351,7 +287,7 @@ TEST_F(MemoryUiTest, SteppingByWarpRequestShowsTheWarpsRequestsInOrder) {
         "--panels grid,shared,threads ";
     for (std::size_t k : {std::size_t{0}, std::size_t{1}, list.size() / 2, list.size() - 1, list.size()}) {
         SCOPED_TRACE("request " + std::to_string(k));
-        const Shot shot = screenshot(launch + "--request " + std::to_string(k));
+        const AppShot shot = screenshot(launch + "--request " + std::to_string(k));
         ASSERT_EQ(shot.exitCode, 0) << shot.errors;
         const std::string cursor = shot.text("trace.cursor");
         ASSERT_EQ(std::stoul(cursor.substr(cursor.find(' ') + 1)), *block);
@@ -397,7 +333,7 @@ TEST_F(MemoryUiTest, GridOutlinesEachSectorOfTheRequest) {
             if (!ui::isGlobalRequestOfN(r))
                 continue;
             ++checked;
-            const Shot shot = screenshot(std::string("--kernel ") + kernel +
+            const AppShot shot = screenshot(std::string("--kernel ") + kernel +
                                          " --builtin photo --input-size 40x40 --radius 2 --block 16 --select " +
                                          select + " --panels grid --lecture --request " + std::to_string(k));
             ASSERT_EQ(shot.exitCode, 0) << shot.errors;
@@ -405,16 +341,16 @@ TEST_F(MemoryUiTest, GridOutlinesEachSectorOfTheRequest) {
             EXPECT_EQ(shot.text("grid.request.label"), "request: " + ui::sectorSummary(r));
             // The lanes' elements in the request's colour (white): most of them, at a
             // corner of the cell, where no tile outline, load mark or label falls.
-            const Item* cell0 = shot.find("grid.cell0");
-            ASSERT_TRUE(cell0);
-            const float w = cell0->x1 - cell0->x0;
+            ASSERT_TRUE(shot.has("grid.cell0"));
+            const ShotRect cell0 = shot.rect("grid.cell0");
+            const float w = cell0.width();
             ASSERT_GE(w, 12.0f);
             int white = 0, lanes = 0;
             for (std::uint32_t i : r.events) {
                 const Event& e = model->block(*block).events()[i];
                 const ArrayInfo::Coords c = model->trace().arrays[kArrayInput].coords(e.index);
-                const int px = static_cast<int>(cell0->x0 + w * (static_cast<float>(c.x) + 0.3f));
-                const int py = static_cast<int>(cell0->y0 + w * (static_cast<float>(c.y) + 0.75f));
+                const int px = static_cast<int>(cell0.x0 + w * (static_cast<float>(c.x) + 0.3f));
+                const int py = static_cast<int>(cell0.y0 + w * (static_cast<float>(c.y) + 0.75f));
                 if (px < 0 || py < 0 || px >= shot.picture.width || py >= shot.picture.height)
                     continue;
                 ++lanes;
@@ -446,7 +382,7 @@ TEST_F(MemoryUiTest, SharedElementsTakeTheirBanksColourAndConflictsAreOutlined) 
         ++k;
     ASSERT_LT(k, list.size()) << "a conflicting shared request";
     const WarpRequest& r = requests.request(list[k]);
-    const Shot shot = screenshot(
+    const AppShot shot = screenshot(
         "--kernel conv2d_tiled_out --builtin photo --input-size 40x40 --radius 2 --block 16 --select 16,16 "
         "--panels shared --request " +
         std::to_string(k));
@@ -461,17 +397,17 @@ TEST_F(MemoryUiTest, SharedElementsTakeTheirBanksColourAndConflictsAreOutlined) 
             conflicting.insert(replay.events()[r.events[e]].index);
     }
     EXPECT_EQ(shot.count("shared.conflict"), static_cast<int>(conflicting.size()));
-    const Item* cell0 = shot.find("shared.cell0");
-    ASSERT_TRUE(cell0);
-    const int columns = std::stoi(cell0->text);
-    const float cell = cell0->x1 - cell0->x0;
+    ASSERT_TRUE(shot.has("shared.cell0"));
+    const ShotRect cell0 = shot.rect("shared.cell0");
+    const int columns = std::stoi(shot.text("shared.cell0"));
+    const float cell = cell0.width();
     ASSERT_GE(cell, 8.0f);
     int compared = 0;
     for (int w = 0; w < replay.sharedSize(); ++w) {
         if (inRequest.count(w))
             continue;  // outlined
-        const float x = cell0->x0 + cell * (static_cast<float>(w % columns) + 0.18f);
-        const float y = cell0->y0 + cell * (static_cast<float>(w / columns) + 0.18f);
+        const float x = cell0.x0 + cell * (static_cast<float>(w % columns) + 0.18f);
+        const float y = cell0.y0 + cell * (static_cast<float>(w / columns) + 0.18f);
         const ImU32 want = ui::bankColour(w % 32);
         const int r8 =
             static_cast<int>(std::lround(shot.picture.at(static_cast<int>(x), static_cast<int>(y), 0) * 255));
@@ -496,17 +432,18 @@ TEST_F(MemoryUiTest, NoTextIsClippedAtFullHdInEitherMode) {
             SCOPED_TRACE(std::string(setup) + (lecture ? " (lecture)" : ""));
             const std::string size =
                 std::string(setup).find("conv1d") == std::string::npos ? " --input-size 40x40" : "";
-            const Shot shot = screenshot(std::string(setup) + size +
+            const AppShot shot = screenshot(std::string(setup) + size +
                                              " --builtin photo --radius 2 --panels grid,shared,counts,threads" +
                                              (lecture ? " --lecture" : ""),
                                          "1920x1080");
             ASSERT_EQ(shot.exitCode, 0) << shot.errors;
-            for (const Item& i : shot.items)
-                if (i.name == "clipped")
-                    ADD_FAILURE() << "clipped text in " << i.text << " at (" << i.x0 << ", " << i.y0 << ")";
-            ASSERT_TRUE(shot.find("glyphs"));
+            for (const nlohmann::json& i : shot.layout["items"])
+                if (i["name"] == "clipped")
+                    ADD_FAILURE() << "clipped text in " << i["text"] << " at (" << i["rect"][0] << ", " << i["rect"][1]
+                                  << ")";
+            ASSERT_TRUE(shot.has("glyphs"));
             EXPECT_GT(std::stoi(shot.text("glyphs")), 200);
-            EXPECT_TRUE(shot.find("trace.request")) << "stepping by warp request";
+            EXPECT_TRUE(shot.has("trace.request")) << "stepping by warp request";
         }
 }
 

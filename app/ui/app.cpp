@@ -622,6 +622,7 @@ void App::drawMenuBar() {
     if (!m_notice.empty()) {
         ImGui::Spacing();
         ImGui::TextColored(m_theme.palette.warning, "%s", m_notice.c_str());
+        m_probe.record("app.notice", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), m_notice);
     }
     ImGui::EndMainMenuBar();
 }

@@ -263,11 +263,14 @@ void ResultPanel::drawStatus() {
         problemMessage(theme, m_app.probe(), "result.problem.gpu",
                        "The GPU failed: " + r.gpuFailure + ". The CPU executor ran the same launch instead.");
     const char* backend = r.backend == Backend::Cuda ? "CUDA" : "the CPU";
+    char ran[320];
     if (r.gpuFailure.empty())
-        ImGui::TextWrapped("%s ran on %s (%s) in %.3f ms.", o.job.kernel.c_str(), backend, r.backendReason.c_str(),
-                           r.millis);
+        std::snprintf(ran, sizeof ran, "%s ran on %s (%s) in %.3f ms.", o.job.kernel.c_str(), backend,
+                      r.backendReason.c_str(), r.millis);
     else
-        ImGui::TextWrapped("%s ran on %s in %.3f ms.", o.job.kernel.c_str(), backend, r.millis);
+        std::snprintf(ran, sizeof ran, "%s ran on %s in %.3f ms.", o.job.kernel.c_str(), backend, r.millis);
+    ImGui::TextWrapped("%s", ran);
+    m_app.probe().record("result.backend", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ran);
     // Barriers left out: a race demonstration, said in words.
     if (o.job.drop.any()) {
         std::string lines;

@@ -183,15 +183,18 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
     int position = static_cast<int>(c);
     const std::uint32_t step = c >= replay->size() ? replay->stepCount() : replay->stepAt(c);
     const std::uint32_t phase = c >= replay->size() ? replay->phaseCount() : replay->step(step).phase;
-    char label[128];
-    std::snprintf(label, sizeof label, "step %u/%u  phase %u  event %u/%u", step, replay->stepCount(), phase, c,
-                  replay->size());
+    // Where the trace was recorded: the instrumented kernel on the GPU, or the CPU executor.
+    const bool onGpu = replay->trace().backend == "cuda";
+    char label[160];
+    std::snprintf(label, sizeof label, "step %u/%u  phase %u  event %u/%u%s", step, replay->stepCount(), phase, c,
+                  replay->size(), onGpu ? "  (traced on the GPU)" : "");
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::SliderInt("##cursor", &position, 0, static_cast<int>(replay->size()), label))
         session.setCursor(0, static_cast<Cursor>(position));
     // The cursor and the block, for tests: "<cursor> <block index>".
     probe.record("trace.cursor", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
                  std::to_string(c) + " " + std::to_string(replay->blockIndex()));
+    probe.record("trace.backend", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), replay->trace().backend);
     if (session.granularity() == Granularity::WarpRequest)
         drawRequestLine(session, probe);
     if (const std::string note = session.note(); !note.empty()) {

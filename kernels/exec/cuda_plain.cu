@@ -6,7 +6,9 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 
 #include "api/kernels.hpp"
 #include "exec/backends.hpp"
@@ -38,6 +40,25 @@ const float* restrictIn(const float* p, int) { return p; }  // becomes the kerne
 }  // namespace tilescope::plain
 
 namespace tilescope::cuda {
+
+namespace {
+__global__ void storeThroughNull(float* p) {
+    p[threadIdx.x] = 1.0f;
+}
+
+// TILESCOPE_GPU_FAULT=1: the process's first plain launch faults instead of
+// running its kernel (see cuda_support.hpp).
+bool faultAsked() {
+    static std::atomic<bool> used{false};
+    const char* v = std::getenv("TILESCOPE_GPU_FAULT");
+    return v && v[0] == '1' && v[1] == '\0' && !used.exchange(true);
+}
+}  // namespace
+
+cudaError_t launchFaultingKernel() {
+    storeThroughNull<<<1, 32>>>(nullptr);
+    return cudaGetLastError();
+}
 
 cudaError_t uploadPlainMask(const LaunchPlan& plan, const float* hostMask) {
     float m[plain::MAX_MASK_WIDTH];
@@ -75,7 +96,9 @@ Result<double> executePlain(const LaunchPlan& plan, const HostArrays& a, const B
     // kernel's attribute before it is host work and adds nothing between them.
     GpuTimer timer;
     timer.start();
-    cudaError_t launched = launchPlain(plan, DeviceArrays{N.get(), a.nSize, mask.get(), a.maskSize, P.get(), a.pSize});
+    cudaError_t launched = faultAsked() ? launchFaultingKernel()
+                                        : launchPlain(plan, DeviceArrays{N.get(), a.nSize, mask.get(), a.maskSize,
+                                                                         P.get(), a.pSize});
     timer.stop();
     if (launched != cudaSuccess) return cudaFailure(launched, "kernel launch");
     TS_CUDA_TRY(cudaDeviceSynchronize());

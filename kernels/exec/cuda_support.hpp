@@ -98,6 +98,15 @@ struct DeviceArrays {
 cudaError_t uploadPlainMask(const LaunchPlan& plan, const float* hostMask);
 cudaError_t launchPlain(const LaunchPlan& plan, const DeviceArrays& arrays);
 
+// A GPU that fails on purpose, for the tests of what TileScope does then: a
+// kernel of 32 threads that stores through a null pointer (an illegal
+// address, which costs the process its CUDA context). The failure tests
+// launch it directly; with TILESCOPE_GPU_FAULT=1 in the environment, the
+// process's first plain launch (executePlain) runs it in place of the
+// convolution, so that the app's fallback to the CPU can be drawn
+// (tests/gpu_ui_test.cpp, scripts/gpu-ui.sh). Returns the launch's error.
+cudaError_t launchFaultingKernel();
+
 #ifdef __CUDACC__
 // Launches `kernel` over the plan's grid with the plan's dynamic shared
 // memory, asking for more than the default 48 KB per block when the tile
