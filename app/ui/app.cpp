@@ -29,6 +29,7 @@
 #include "io/mask_file.hpp"
 #include "trace/trace_io.hpp"
 #include "ui/export_dialog.hpp"
+#include "ui/frame_renderer.hpp"
 #include "ui/kernel_file.hpp"
 #include "ui/lesson_player.hpp"
 #include "ui/panel_lesson.hpp"
@@ -171,6 +172,7 @@ Status App::open() {
     m_colorMapper = std::move(*mapper);
     if (offScreen)
         m_capture = std::make_unique<gfx::Framebuffer>(m_window->framebufferWidth(), m_window->framebufferHeight());
+    m_frameRenderer = std::make_unique<FrameRenderer>();
 
     m_runner = std::make_unique<Runner>();
     m_runner->setOnPublish([] { gfx::Window::wake(); });
@@ -245,6 +247,7 @@ void App::close() {
     m_resultPanel.reset();  // its textures, while the OpenGL context lives
     m_setupPanel.reset();
     m_capture.reset();
+    m_frameRenderer.reset();  // its textures, while the OpenGL context lives
     m_colorMapper.reset();
     if (m_imguiReady) {
         ImGui_ImplOpenGL3_Shutdown();
@@ -347,6 +350,9 @@ int App::run() {
         if (m_options.recomputeEvery > 0)
             std::printf(", %d new results shown", results);
         std::printf("\n");
+        std::printf("ui-bench: the last frame drew %.0f%% of the window again (the rest was as the frame before), "
+                    "%d windows hidden under an opaque one not drawn\n",
+                    m_frameRenderer->redrawnLastFrame() * 100.0, m_frameRenderer->hiddenLastFrame());
         if (m_options.stepEvery > 0) {
             const BlockReplay* replay = m_traceSession->replay();
             if (replay)
@@ -850,8 +856,13 @@ void App::drawPanels() {
         m_editorPanel->draw(&panels.editor);
     }
     if (panels.charts && placePanel(Slot::Charts, "Charts###charts", "charts")) {
+        // A figure over the other panels: opaque, with square corners, so
+        // that nothing under it shows (and the renderer can leave it out).
+        ImGui::SetNextWindowBgAlpha(1.0f);
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
         const PanelCosts::Scope timed(m_panelCostsNow, "charts");
         m_chartsPanel->draw(&panels.charts);
+        ImGui::PopStyleVar();
     }
     {
         const PanelCosts::Scope timed(m_panelCostsNow, "legend");
@@ -877,10 +888,19 @@ void App::render() {
     const float grey = m_settings.lecture ? 0.82f : 0.08f;
     glClearColor(grey, grey, grey, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    if (m_panelCostsNow)
-        m_panelCostsNow->renderByWindow(*ImGui::GetDrawData(), [](ImDrawData* d) { ImGui_ImplOpenGL3_RenderDrawData(d); });
-    else
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // The Charts panel is drawn opaque and square (drawPanels): what lies under it is not drawn.
+    static constexpr const char* kOpaqueWindows[] = {"Charts###charts"};
+    const auto backend = [](ImDrawData* d) { ImGui_ImplOpenGL3_RenderDrawData(d); };
+    // Timing each panel: each drawn whole, every frame.
+    m_frameRenderer->render(
+        *ImGui::GetDrawData(), width, height, kOpaqueWindows,
+        [&](ImDrawData* d) {
+            if (m_panelCostsNow)
+                m_panelCostsNow->renderByWindow(*d, backend);
+            else
+                backend(d);
+        },
+        m_panelCostsNow != nullptr);
     if (m_exporter)
         captureExportFrame();  // before the buffers swap
     if (!m_capture)

@@ -65,6 +65,7 @@ class LessonPanel;
 struct LessonMarks;
 class ExportDialog;
 class PanelCosts;
+class FrameRenderer;
 
 enum class AppMode { Interactive, Screenshot, Bench, Export };
 
@@ -291,6 +292,7 @@ private:
     std::unique_ptr<gfx::Window> m_window;  // first: destroyed last, with the OpenGL context
     std::unique_ptr<gfx::ColorMapper> m_colorMapper;
     std::unique_ptr<gfx::Framebuffer> m_capture;  // screenshots draw here
+    std::unique_ptr<FrameRenderer> m_frameRenderer;  // hands each frame's draw lists to OpenGL
     std::unique_ptr<Runner> m_runner;
     bool m_imguiReady = false;
 
