@@ -121,9 +121,7 @@ void CellPicture::build(float scale, float offsetX, float offsetY) {
         }
     }
     if (m_texture.width() == m_width && m_texture.height() == m_height) {
-        glBindTexture(GL_TEXTURE_2D, m_texture.id());
-        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, m_width, m_height, GL_RGBA, GL_UNSIGNED_BYTE, m_pixels.data());
+        m_texture.update(GL_RGBA, GL_UNSIGNED_BYTE, m_pixels.data());
     } else {
         m_texture = gfx::Texture({GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE}, m_width, m_height, m_pixels.data(), GL_NEAREST,
                                  GL_NEAREST);

@@ -10,6 +10,7 @@
 
 #include "gfx/framebuffer.hpp"
 #include "gfx/gl.hpp"
+#include "gfx/texture.hpp"
 
 namespace tilescope::ui {
 
@@ -47,27 +48,29 @@ ImRect filled(const ImRect& r) {
     return ImRect(std::round(r.Min.x), std::round(r.Min.y), std::round(r.Max.x), std::round(r.Max.y));
 }
 
-// Draws with the font atlas alone: no texture of the app's (one can change
-// under an unchanged quad) and no callback.
-bool fontAtlasOnly(const ImDrawList& list, ImTextureID font) {
-    if (font == ImTextureID{})
-        return false;
-    for (const ImDrawCmd& cmd : list.CmdBuffer) {
-        if (cmd.UserCallback)
-            return false;
-        if (cmd.ElemCount > 0 && cmd.GetTexID() != font)
-            return false;
-    }
-    return true;
-}
-
+// One draw command, with the version of the texture it shows (the same
+// quad can show other pixels) and the callback it makes (they set the
+// renderer's state: how a texture is sampled).
 struct Command {
     ImVec4 clip;
     ImTextureID texture;
+    std::uint64_t version;
     unsigned vertexOffset, indexOffset, count;
+    ImDrawCallback callback;
+    void* callbackData;
+    explicit Command(const ImDrawCmd& c)
+        : clip(c.ClipRect),
+          texture(c.UserCallback ? ImTextureID{} : c.GetTexID()),
+          version(c.UserCallback ? 0 : gfx::textureVersion(static_cast<GLuint>(c.GetTexID()))),
+          vertexOffset(c.VtxOffset),
+          indexOffset(c.IdxOffset),
+          count(c.ElemCount),
+          callback(c.UserCallback),
+          callbackData(c.UserCallbackData) {}
     bool operator==(const Command& o) const {
-        return std::memcmp(&clip, &o.clip, sizeof clip) == 0 && texture == o.texture &&
-               vertexOffset == o.vertexOffset && indexOffset == o.indexOffset && count == o.count;
+        return std::memcmp(&clip, &o.clip, sizeof clip) == 0 && texture == o.texture && version == o.version &&
+               vertexOffset == o.vertexOffset && indexOffset == o.indexOffset && count == o.count &&
+               callback == o.callback && callbackData == o.callbackData;
     }
 };
 
@@ -131,7 +134,6 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
     }
 
     // What each window drew, beside what it drew last frame.
-    const ImTextureID font = ImGui::GetIO().Fonts->TexRef.GetTexID();
     float clear[4] = {};
     glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
     bool all = !m_picture || m_picture->width() != width || m_picture->height() != height ||
@@ -149,7 +151,7 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
         const ImDrawList& list = *composed.CmdLists[i];
         Window& w = m_last[static_cast<std::size_t>(i)];
         const ImRect extent = extents[static_cast<std::size_t>(i)];
-        bool same = w.list == &list && fontAtlasOnly(list, font) &&
+        bool same = w.list == &list &&
                     w.vertices.size() == static_cast<std::size_t>(list.VtxBuffer.Size) &&
                     w.indices.size() == static_cast<std::size_t>(list.IdxBuffer.Size) &&
                     w.commands.size() == static_cast<std::size_t>(list.CmdBuffer.Size) &&
@@ -159,8 +161,7 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
                      std::memcmp(w.indices.data(), list.IdxBuffer.Data, w.indices.size() * sizeof(ImDrawIdx)) == 0);
         for (int k = 0; same && k < list.CmdBuffer.Size; ++k) {
             const ImDrawCmd& c = list.CmdBuffer[k];
-            same = w.commands[static_cast<std::size_t>(k)] ==
-                   Command{c.ClipRect, c.GetTexID(), c.VtxOffset, c.IdxOffset, c.ElemCount};
+            same = w.commands[static_cast<std::size_t>(k)] == Command(c);
         }
         all |= w.list != &list;
         if (!same) {
@@ -175,7 +176,7 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
             w.indices.assign(list.IdxBuffer.begin(), list.IdxBuffer.end());
             w.commands.clear();
             for (const ImDrawCmd& c : list.CmdBuffer)
-                w.commands.push_back({c.ClipRect, c.GetTexID(), c.VtxOffset, c.IdxOffset, c.ElemCount});
+                w.commands.emplace_back(c);
         }
     }
 

@@ -9,10 +9,10 @@
 //   state, the legend, the layout probe), only its invisible pixels go.
 // - The frame is drawn into a picture kept from the last frame, and only
 //   where something may have changed: round every window that drew other
-//   than it drew last frame, or drew one of the app's own textures (those can
-//   change under the same quad: the grid of N, the threads, the result), or
-//   took a callback. A window that drew the same text and frames as last
-//   frame costs nothing. The picture is then copied to the screen.
+//   than it drew last frame, or showed a texture whose pixels changed since
+//   (gfx::textureVersion: the grid of N, the threads, the result). A window
+//   that drew the same as last frame costs nothing. The picture is then
+//   copied to the screen.
 #pragma once
 
 #include <imgui.h>
