@@ -146,7 +146,7 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
     m_displaySize = data.DisplaySize;
     m_scale = data.FramebufferScale;
     m_last.resize(static_cast<std::size_t>(composed.CmdLists.Size));
-    ImRect damage(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+    std::vector<ImRect> damaged;
     for (int i = 0; i < composed.CmdLists.Size; ++i) {
         const ImDrawList& list = *composed.CmdLists[i];
         Window& w = m_last[static_cast<std::size_t>(i)];
@@ -167,9 +167,9 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
         if (!same) {
             // Where it was and where it is now.
             if (w.extent.GetArea() > 0.0f)
-                damage.Add(w.extent);
+                damaged.push_back(w.extent);
             if (extent.GetArea() > 0.0f)
-                damage.Add(extent);
+                damaged.push_back(extent);
             w.list = &list;
             w.extent = extent;
             w.vertices.assign(list.VtxBuffer.begin(), list.VtxBuffer.end());
@@ -187,17 +187,40 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
         glClear(GL_COLOR_BUFFER_BIT);
         m_redrawn = 1.0;
         render(&composed);
-    } else if (damage.Min.x < damage.Max.x && damage.Min.y < damage.Max.y) {
-        // The damaged rectangle in whole framebuffer pixels (rows bottom up for OpenGL).
+    } else if (!damaged.empty()) {
+        // The damaged rectangles in whole framebuffer pixels, those that
+        // overlap merged, so that no pixel is drawn twice.
         const ImVec2 s = data.FramebufferScale;
-        const int x0 = std::clamp(static_cast<int>(std::floor((damage.Min.x - data.DisplayPos.x) * s.x)), 0, width);
-        const int x1 = std::clamp(static_cast<int>(std::ceil((damage.Max.x - data.DisplayPos.x) * s.x)), 0, width);
-        const int y0 = std::clamp(static_cast<int>(std::floor((damage.Min.y - data.DisplayPos.y) * s.y)), 0, height);
-        const int y1 = std::clamp(static_cast<int>(std::ceil((damage.Max.y - data.DisplayPos.y) * s.y)), 0, height);
-        m_redrawn = static_cast<double>(x1 - x0) * (y1 - y0) / (static_cast<double>(width) * height);
-        if (x1 > x0 && y1 > y0) {
+        for (ImRect& r : damaged) {
+            r.Min.x = std::clamp(std::floor((r.Min.x - data.DisplayPos.x) * s.x), 0.0f, static_cast<float>(width));
+            r.Max.x = std::clamp(std::ceil((r.Max.x - data.DisplayPos.x) * s.x), 0.0f, static_cast<float>(width));
+            r.Min.y = std::clamp(std::floor((r.Min.y - data.DisplayPos.y) * s.y), 0.0f, static_cast<float>(height));
+            r.Max.y = std::clamp(std::ceil((r.Max.y - data.DisplayPos.y) * s.y), 0.0f, static_cast<float>(height));
+        }
+        for (bool merged = true; merged;) {
+            merged = false;
+            for (std::size_t i = 0; i < damaged.size() && !merged; ++i)
+                for (std::size_t k = i + 1; k < damaged.size() && !merged; ++k)
+                    if (damaged[i].Overlaps(damaged[k])) {
+                        damaged[i].Add(damaged[k]);
+                        damaged.erase(damaged.begin() + static_cast<std::ptrdiff_t>(k));
+                        merged = true;
+                    }
+        }
+        // Each window's clip rectangles as ImGui made them: each pass clips them anew.
+        std::vector<ImVec4> clips;
+        for (const ImDrawList* list : composed.CmdLists)
+            for (const ImDrawCmd& c : list->CmdBuffer)
+                clips.push_back(c.ClipRect);
+        double redrawn = 0.0;
+        for (const ImRect& r : damaged) {
+            const int x0 = static_cast<int>(r.Min.x), x1 = static_cast<int>(r.Max.x);
+            const int y0 = static_cast<int>(r.Min.y), y1 = static_cast<int>(r.Max.y);
+            if (x1 <= x0 || y1 <= y0)
+                continue;
+            redrawn += static_cast<double>(x1 - x0) * (y1 - y0);
             glEnable(GL_SCISSOR_TEST);
-            glScissor(x0, height - y1, x1 - x0, y1 - y0);
+            glScissor(x0, height - y1, x1 - x0, y1 - y0);  // rows bottom up for OpenGL
             glClear(GL_COLOR_BUFFER_BIT);
             glDisable(GL_SCISSOR_TEST);
             // Every window drawn again within it (those under a changed one
@@ -206,15 +229,16 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
                                 data.DisplayPos.y + static_cast<float>(y0) / s.y,
                                 data.DisplayPos.x + static_cast<float>(x1) / s.x,
                                 data.DisplayPos.y + static_cast<float>(y1) / s.y};
+            std::size_t k = 0;
             for (ImDrawList* list : composed.CmdLists)
                 for (ImDrawCmd& c : list->CmdBuffer) {
-                    c.ClipRect.x = std::max(c.ClipRect.x, within.x);
-                    c.ClipRect.y = std::max(c.ClipRect.y, within.y);
-                    c.ClipRect.z = std::min(c.ClipRect.z, within.z);
-                    c.ClipRect.w = std::min(c.ClipRect.w, within.w);
+                    const ImVec4& was = clips[k++];
+                    c.ClipRect = {std::max(was.x, within.x), std::max(was.y, within.y), std::min(was.z, within.z),
+                                  std::min(was.w, within.w)};
                 }
             render(&composed);
         }
+        m_redrawn = redrawn / (static_cast<double>(width) * height);
     } else {
         // Nothing to draw; the backend still takes in the font atlas's updates.
         m_redrawn = 0.0;
