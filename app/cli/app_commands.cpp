@@ -100,7 +100,7 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
                        "a second kernel to compare with, side by side (own: the --kernel-file)");
     command.add_flag("--lecture", o.lecture, "lecture-hall mode: large type, thick lines, high contrast");
     command.add_option("--size", o.windowSize, "the window's size in pixels, WxH (default 1600x900)");
-    command.add_option("--panels", o.panels, std::string("panels to show, comma-separated: ") + kPanelNames);
+    command.add_option("--panels", o.panels, std::string("panels to show, comma-separated: ") + kPanelNames + ", or all");
     command.add_option("--open-trace", o.openTrace,
                        "a trace file written by `tilescope trace --out` (on any machine): the step-through views step "
                        "through it, the hardware panel shows which SM ran each block");
@@ -327,6 +327,12 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         while (start <= o.panels.size()) {
             const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());
             const std::string name = o.panels.substr(start, end - start);
+            if (name == "all") {
+                for (const ui::PanelName& p : ui::panelNames())
+                    panels.*(p.flag) = true;
+                start = end + 1;
+                continue;
+            }
             bool* flag = ui::panelFlag(panels, name);
             if (!flag)
                 return badInput("unknown panel '" + name + "' in --panels (" + kPanelNames + ")");
@@ -384,6 +390,7 @@ struct AppCommandState {
     int benchFrames = 300;
     int recomputeEvery = 0;
     int stepEvery = 0;
+    bool panelCosts = false;
 };
 
 int runApp(const AppCommandState& state) {
@@ -521,6 +528,7 @@ int runBench(const AppCommandState& state) {
     options->frames = state.benchFrames;
     options->recomputeEvery = state.recomputeEvery;
     options->stepEvery = state.stepEvery;
+    options->panelCosts = state.panelCosts;
     ui::App app(std::move(*options));
     return app.run();
 }
@@ -615,6 +623,9 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
         ->add_option("--step-every", state->stepEvery,
                      "step the trace forward every K frames (with the step-through views open), to time stepping")
         ->check(CLI::NonNegativeNumber);
+    bench->add_flag("--panel-costs", state->panelCosts,
+                    "then time as many frames again, each panel's drawing (CPU) and rendering (one window at a time, "
+                    "finished before the next) apart, and print their medians");
 
     // One command that dispatches: this file's subcommands are not pushed
     // into `commands`, because the command line runs commands.front() when no

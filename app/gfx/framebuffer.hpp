@@ -30,6 +30,7 @@ public:
     void bind() const;
     int width() const { return m_colour.width(); }
     int height() const { return m_colour.height(); }
+    GLuint id() const { return m_framebuffer; }  // to copy from it (glBlitFramebuffer)
 
     // Reads what was drawn (waits for the GPU to finish).
     Picture read() const;

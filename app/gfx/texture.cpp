@@ -1,12 +1,30 @@
 #include "gfx/texture.hpp"
 
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace tilescope::gfx {
 
 // [SECTION] Texture
+
+namespace {
+std::unordered_map<GLuint, std::uint64_t>& versions() {
+    static std::unordered_map<GLuint, std::uint64_t> all;  // OpenGL calls come from one thread
+    return all;
+}
+std::uint64_t lastVersion = 0;
+}  // namespace
+
+std::uint64_t textureVersion(GLuint id) {
+    const auto at = versions().find(id);
+    return at == versions().end() ? 0 : at->second;
+}
+
+void noteTextureChanged(GLuint id) {
+    versions()[id] = ++lastVersion;
+}
 
 Texture::Texture(Format format, int width, int height, const void* data, GLint minFilter, GLint magFilter)
     : m_width(width), m_height(height) {
@@ -20,6 +38,14 @@ Texture::Texture(Format format, int width, int height, const void* data, GLint m
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, magFilter);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    noteTextureChanged(m_id);
+}
+
+void Texture::update(GLenum format, GLenum type, const void* data) {
+    glBindTexture(GL_TEXTURE_2D, m_id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, m_width, m_height, format, type, data);
+    noteTextureChanged(m_id);
 }
 
 Texture::Texture(Texture&& other) noexcept
@@ -27,8 +53,10 @@ Texture::Texture(Texture&& other) noexcept
 
 Texture& Texture::operator=(Texture&& other) noexcept {
     if (this != &other) {
-        if (m_id)
+        if (m_id) {
             glDeleteTextures(1, &m_id);
+            versions().erase(m_id);
+        }
         m_id = std::exchange(other.m_id, 0);
         m_width = other.m_width;
         m_height = other.m_height;
@@ -37,8 +65,10 @@ Texture& Texture::operator=(Texture&& other) noexcept {
 }
 
 Texture::~Texture() {
-    if (m_id)
+    if (m_id) {
         glDeleteTextures(1, &m_id);
+        versions().erase(m_id);
+    }
 }
 
 int maxTextureSize() {
@@ -127,6 +157,7 @@ void ColorMapper::render(const Texture& values, bool rgb, ColorMap map, float lo
     glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previousFramebuffer));
     glViewport(previousViewport[0], previousViewport[1], previousViewport[2], previousViewport[3]);
     glUseProgram(static_cast<GLuint>(previousProgram));
+    noteTextureChanged(target.id());
 }
 
 // [SECTION] ColorMappedImage

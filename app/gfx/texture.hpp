@@ -7,6 +7,7 @@
 // Changing the range or the map re-runs the shader; the data is not re-sent.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "core/result.hpp"
@@ -37,6 +38,8 @@ public:
     ~Texture();
 
     GLuint id() const { return m_id; }
+    // Replaces all its pixels (same format as made with).
+    void update(GLenum format, GLenum type, const void* data);
     int width() const { return m_width; }
     int height() const { return m_height; }
     bool empty() const { return m_id == 0; }
@@ -49,6 +52,15 @@ private:
 
 // The largest texture edge this OpenGL accepts.
 int maxTextureSize();
+
+// When the texture `id` last changed: a number that grows with every change
+// of any texture made here (made, its pixels replaced, drawn into by the
+// colour map), 0 for one never seen (ImGui's own font atlas). The app's frame
+// renderer knows by it that a window showing a texture shows the same
+// pixels as the frame before.
+std::uint64_t textureVersion(GLuint id);
+// Notes that the texture `id` changed (the functions here do it themselves).
+void noteTextureChanged(GLuint id);
 
 // The colour-map shader, the two 256-entry colour maps, and the objects a
 // draw into a texture needs. One per OpenGL context.

@@ -29,10 +29,12 @@
 #include "io/mask_file.hpp"
 #include "trace/trace_io.hpp"
 #include "ui/export_dialog.hpp"
+#include "ui/frame_renderer.hpp"
 #include "ui/kernel_file.hpp"
 #include "ui/lesson_player.hpp"
 #include "ui/panel_lesson.hpp"
 #include "ui/panel_charts.hpp"
+#include "ui/panel_costs.hpp"
 #include "ui/panel_counts.hpp"
 #include "ui/panel_device.hpp"
 #include "ui/panel_editor.hpp"
@@ -170,6 +172,7 @@ Status App::open() {
     m_colorMapper = std::move(*mapper);
     if (offScreen)
         m_capture = std::make_unique<gfx::Framebuffer>(m_window->framebufferWidth(), m_window->framebufferHeight());
+    m_frameRenderer = std::make_unique<FrameRenderer>();
 
     m_runner = std::make_unique<Runner>();
     m_runner->setOnPublish([] { gfx::Window::wake(); });
@@ -244,6 +247,7 @@ void App::close() {
     m_resultPanel.reset();  // its textures, while the OpenGL context lives
     m_setupPanel.reset();
     m_capture.reset();
+    m_frameRenderer.reset();  // its textures, while the OpenGL context lives
     m_colorMapper.reset();
     if (m_imguiReady) {
         ImGui_ImplOpenGL3_Shutdown();
@@ -346,6 +350,9 @@ int App::run() {
         if (m_options.recomputeEvery > 0)
             std::printf(", %d new results shown", results);
         std::printf("\n");
+        std::printf("ui-bench: the last frame drew %.0f%% of the window again (the rest was as the frame before), "
+                    "%d windows hidden under an opaque one not drawn\n",
+                    m_frameRenderer->redrawnLastFrame() * 100.0, m_frameRenderer->hiddenLastFrame());
         if (m_options.stepEvery > 0) {
             const BlockReplay* replay = m_traceSession->replay();
             if (replay)
@@ -354,6 +361,19 @@ int App::run() {
                             m_traceSession->cursor() >= replay->size() ? "the end" : "not the end");
             else
                 std::printf("ui-bench: no trace to step: %s\n", m_traceSession->status().c_str());
+        }
+        if (m_options.panelCosts) {
+            // As many frames again, stepping as the timed ones did, each panel timed.
+            PanelCosts costs;
+            m_panelCostsNow = &costs;
+            for (int i = 0; i < frames; ++i) {
+                if (m_options.stepEvery > 0 && i % m_options.stepEvery == 0)
+                    m_traceSession->stepForward();
+                m_window->pollEvents();
+                frame();
+            }
+            m_panelCostsNow = nullptr;
+            costs.print(stdout);
         }
         return 0;
     }
@@ -788,35 +808,71 @@ void App::drawPanels() {
         if (const bool* flag = panelFlag(panels, m_focus); !flag || !*flag)
             setFocus("");
     }
-    if (panels.setup && placePanel(Slot::Left, "Set-up###setup", "setup"))
+    if (panels.setup && placePanel(Slot::Left, "Set-up###setup", "setup")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "setup");
         m_setupPanel->draw(&panels.setup);
-    if (panels.result && placePanel(Slot::RightTop, "Result###result", "result"))
+    }
+    if (panels.result && placePanel(Slot::RightTop, "Result###result", "result")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "result");
         m_resultPanel->draw(&panels.result);
-    if (panels.device && placePanel(Slot::RightBottom, "Device###device", "device"))
+    }
+    if (panels.device && placePanel(Slot::RightBottom, "Device###device", "device")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "device");
         m_devicePanel->draw(&panels.device);
-    if (panels.grid && placePanel(Slot::Grid, "Grid of N###grid", "grid"))
+    }
+    if (panels.grid && placePanel(Slot::Grid, "Grid of N###grid", "grid")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "grid");
         m_gridPanel->draw(&panels.grid);
-    if (panels.threads && placePanel(Slot::Threads, "Threads###threads", "threads"))
+    }
+    if (panels.threads && placePanel(Slot::Threads, "Threads###threads", "threads")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "threads");
         m_threadsPanel->draw(&panels.threads);
-    if (panels.shared && placePanel(Slot::Shared, "Shared and constant memory###shared", "shared"))
+    }
+    if (panels.shared && placePanel(Slot::Shared, "Shared and constant memory###shared", "shared")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "shared");
         m_sharedPanel->draw(&panels.shared);
-    if (panels.output && placePanel(Slot::Output, "Output P###output", "output"))
+    }
+    if (panels.output && placePanel(Slot::Output, "Output P###output", "output")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "output");
         m_outputPanel->draw(&panels.output);
-    if (panels.source && placePanel(Slot::Source, "Source###source", "source"))
+    }
+    if (panels.source && placePanel(Slot::Source, "Source###source", "source")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "source");
         m_sourcePanel->draw(&panels.source);
-    if (panels.counts && placePanel(Slot::Counts, "Counts###counts", "counts"))
+    }
+    if (panels.counts && placePanel(Slot::Counts, "Counts###counts", "counts")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "counts");
         m_countsPanel->draw(&panels.counts);
-    if (panels.hardware && placePanel(Slot::Hardware, "Hardware###hardware", "hardware"))
+    }
+    if (panels.hardware && placePanel(Slot::Hardware, "Hardware###hardware", "hardware")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "hardware");
         m_hardwarePanel->draw(&panels.hardware);
-    if (panels.problems && placePanel(Slot::Problems, "Problems###problems", "problems"))
+    }
+    if (panels.problems && placePanel(Slot::Problems, "Problems###problems", "problems")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "problems");
         m_problemsPanel->draw(&panels.problems);
-    if (panels.editor && placePanel(Slot::Editor, "Editor###editor", "editor"))
+    }
+    if (panels.editor && placePanel(Slot::Editor, "Editor###editor", "editor")) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "editor");
         m_editorPanel->draw(&panels.editor);
-    if (panels.charts && placePanel(Slot::Charts, "Charts###charts", "charts"))
+    }
+    if (panels.charts && placePanel(Slot::Charts, "Charts###charts", "charts")) {
+        // A figure over the other panels: opaque, with square corners, so
+        // that nothing under it shows (and the renderer can leave it out).
+        ImGui::SetNextWindowBgAlpha(1.0f);
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+        const PanelCosts::Scope timed(m_panelCostsNow, "charts");
         m_chartsPanel->draw(&panels.charts);
-    m_legend->draw();
-    if (panels.help)
+        ImGui::PopStyleVar();
+    }
+    {
+        const PanelCosts::Scope timed(m_panelCostsNow, "legend");
+        m_legend->draw();
+    }
+    if (panels.help) {
+        const PanelCosts::Scope timed(m_panelCostsNow, "help");
         m_help->draw(&panels.help);
+    }
     drawExportDialog();
     m_layoutReset = false;
 }
@@ -833,7 +889,19 @@ void App::render() {
     const float grey = m_settings.lecture ? 0.82f : 0.08f;
     glClearColor(grey, grey, grey, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // The Charts panel is drawn opaque and square (drawPanels): what lies under it is not drawn.
+    static constexpr const char* kOpaqueWindows[] = {"Charts###charts"};
+    const auto backend = [](ImDrawData* d) { ImGui_ImplOpenGL3_RenderDrawData(d); };
+    // Timing each panel: each drawn whole, every frame.
+    m_frameRenderer->render(
+        *ImGui::GetDrawData(), width, height, kOpaqueWindows,
+        [&](ImDrawData* d) {
+            if (m_panelCostsNow)
+                m_panelCostsNow->renderByWindow(*d, backend);
+            else
+                backend(d);
+        },
+        m_panelCostsNow != nullptr);
     if (m_exporter)
         captureExportFrame();  // before the buffers swap
     if (!m_capture)

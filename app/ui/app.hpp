@@ -64,6 +64,8 @@ class LessonPlayer;
 class LessonPanel;
 struct LessonMarks;
 class ExportDialog;
+class PanelCosts;
+class FrameRenderer;
 
 enum class AppMode { Interactive, Screenshot, Bench, Export };
 
@@ -90,6 +92,7 @@ struct AppOptions {
     std::size_t eventBudget = kDefaultEventBudget;  // --event-budget: the step-through views' traces
     int recomputeEvery = 0;            // bench: change the set-up every this many frames (0: never)
     int stepEvery = 0;                 // bench: step the trace forward every this many frames (0: never)
+    bool panelCosts = false;           // bench: then time each panel's drawing and rendering (PanelCosts)
     std::string focus;                 // --focus PANEL: that panel fills the window
     // Lessons: --lesson FILE|NAME opens it at step `lessonStep` (from 0); a
     // screenshot can answer its question (--answer) and reveal it (--reveal);
@@ -289,6 +292,7 @@ private:
     std::unique_ptr<gfx::Window> m_window;  // first: destroyed last, with the OpenGL context
     std::unique_ptr<gfx::ColorMapper> m_colorMapper;
     std::unique_ptr<gfx::Framebuffer> m_capture;  // screenshots draw here
+    std::unique_ptr<FrameRenderer> m_frameRenderer;  // hands each frame's draw lists to OpenGL
     std::unique_ptr<Runner> m_runner;
     bool m_imguiReady = false;
 
@@ -323,6 +327,9 @@ private:
     std::unique_ptr<KernelFile> m_kernelFile;
     std::unique_ptr<EditorPanel> m_editorPanel;
     std::unique_ptr<ChartsPanel> m_chartsPanel;
+    // ui-bench --panel-costs: each panel's drawing and rendering timed, in a
+    // pass after the frames that give the median (null outside that pass).
+    PanelCosts* m_panelCostsNow = nullptr;
     bool m_kernelFileCheckOff = false;  // its check passed the event budget: the kernel file runs without it
     std::unique_ptr<Exporter> m_exporter;
     std::unique_ptr<ExportDialog> m_exportDialog;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ui/app.hpp"
+#include "ui/cell_picture.hpp"
 #include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
 #include "ui/memory_view.hpp"
@@ -67,6 +68,55 @@ void SharedPanel::draw(bool* open) {
     ImGui::End();
 }
 
+const SharedPanel::TileLooks& SharedPanel::tileLooks(int i, const std::shared_ptr<const TraceModel>& model,
+                                                      const BlockReplay& replay, Cursor cursor,
+                                                      const ValueMapping& mapping) {
+    TileLooks& tile = m_tiles[static_cast<std::size_t>(i)];
+    const Palette& palette = m_app.theme().palette;
+    const bool sameModel = !tile.model.expired() && !tile.model.owner_before(model) && !model.owner_before(tile.model);
+    if (sameModel && tile.replay == &replay && tile.cursor == cursor && tile.banks == m_bankColours && tile.map == mapping.map &&
+        tile.low == mapping.low && tile.high == mapping.high && tile.ghost == palette.ghost && tile.halo == palette.halo)
+        return tile;
+    tile.model = model;
+    tile.replay = &replay;
+    tile.cursor = cursor;
+    tile.banks = m_bankColours;
+    tile.map = mapping.map;
+    tile.low = mapping.low;
+    tile.high = mapping.high;
+    tile.ghost = palette.ghost;
+    tile.halo = palette.halo;
+    const int size = replay.sharedSize();
+    tile.looks.assign(static_cast<std::size_t>(size), CellLook{});
+    tile.labels.assign(static_cast<std::size_t>(size), std::string());
+    tile.written = 0;
+    tile.unwritten = tile.ghostZero = false;
+    for (int e = 0; e < size; ++e) {
+        CellLook& look = tile.looks[static_cast<std::size_t>(e)];
+        std::string& label = tile.labels[static_cast<std::size_t>(e)];
+        const auto held = replay.sharedAt(e, cursor);
+        tile.written += held.has_value();
+        if (m_bankColours) {
+            // The bank is the address's, whatever the element holds.
+            look.fill = bankColour(bankOf(e));
+            label = std::to_string(bankOf(e));
+            continue;
+        }
+        if (!held) {
+            tile.unwritten = true;
+            look.fill = IM_COL32(40, 40, 40, 255);
+            continue;
+        }
+        const bool ghost = held->source < 0;
+        tile.ghostZero |= ghost;
+        look.fill = ghost ? palette.ghost : mapping.colour(held->value);
+        if (!ghost && held->kind == CellKind::Halo)
+            look.band = palette.halo;
+        label = shortValue(held->value);
+    }
+    return tile;
+}
+
 void SharedPanel::drawRun(int i, float height, Seen& seen) {
     TraceSession& session = m_app.traceSession();
     const float top = ImGui::GetCursorScreenPos().y;
@@ -99,13 +149,12 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
     } else {
         const int columns = std::max(1, g.inputTile.width());
         const int rows = (size + columns - 1) / columns;
-        ImGui::TextWrapped("%s: %d x %d floats, %d of them written so far", trace.arrays[kArrayShared].name.c_str(), columns,
-                    rows, [&] {
-                        int written = 0;
-                        for (int i = 0; i < size; ++i)
-                            written += replay->sharedAt(i, cursor).has_value();
-                        return written;
-                    }());
+        const TileLooks& tile = tileLooks(i, run.model, *replay, cursor, mapping);
+        seen.banks |= m_bankColours;
+        seen.unwritten |= tile.unwritten;
+        seen.ghostZero |= tile.ghostZero;
+        ImGui::TextWrapped("%s: %d x %d floats, %d of them written so far", trace.arrays[kArrayShared].name.c_str(),
+                           columns, rows, tile.written);
         // Beside the mask: the height less a few lines of words; above it: most of the height.
         const float tall = beside ? avail.y - ImGui::GetTextLineHeightWithSpacing() * 3.0f : avail.y * 0.7f;
         const float cell =
@@ -113,38 +162,19 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
                        theme.fontPixels * 3.2f);
         const ImVec2 origin = ImGui::GetCursorScreenPos();
         ImGui::Dummy({cell * static_cast<float>(columns), cell * static_cast<float>(rows)});
+        // The cells (fills, halo bands, lines) as one picture; the numbers over it where they fit.
         const float band = std::max(2.0f, cell * 0.18f);
-        for (int i = 0; i < size; ++i) {
-            const ImVec2 a{origin.x + cell * static_cast<float>(i % columns),
-                           origin.y + cell * static_cast<float>(i / columns)};
-            const ImVec2 b{a.x + cell, a.y + cell};
-            if (m_bankColours) {
-                // The bank is the address's, whatever the element holds.
-                seen.banks = true;
-                const ImU32 fill = bankColour(bankOf(i));
-                draw->AddRectFilled(a, b, fill);
-                draw->AddRect(a, b, palette.cellGrid);
-                if (cell >= std::max(18.0f, theme.fontPixels * 0.7f))
-                    cellLabel(draw, theme, a, b, std::to_string(bankOf(i)).c_str(), textOver(fill));
+        m_pictures[static_cast<std::size_t>(i)].draw(draw, origin, cell, columns, tile.looks, palette.cellGrid, band);
+        const bool numbers = m_bankColours ? cell >= std::max(18.0f, theme.fontPixels * 0.7f)
+                                           : cell >= theme.fontPixels * 1.8f;
+        for (int e = 0; numbers && e < size; ++e) {
+            const std::string& label = tile.labels[static_cast<std::size_t>(e)];
+            if (label.empty())
                 continue;
-            }
-            const auto held = replay->sharedAt(i, cursor);
-            if (!held) {
-                seen.unwritten = true;
-                draw->AddRectFilled(a, b, IM_COL32(40, 40, 40, 255));
-                draw->AddRect(a, b, palette.cellGrid);
-                continue;
-            }
-            const bool ghost = held->source < 0;
-            seen.ghostZero |= ghost;
-            const ImU32 fill = ghost ? palette.ghost : mapping.colour(held->value);
-            draw->AddRectFilled(a, b, fill);
-            if (!ghost && held->kind == CellKind::Halo)
-                draw->AddRect({a.x + band * 0.5f, a.y + band * 0.5f}, {b.x - band * 0.5f, b.y - band * 0.5f},
-                              palette.halo, 0.0f, band);
-            draw->AddRect(a, b, palette.cellGrid);
-            if (cell >= theme.fontPixels * 1.8f)
-                cellLabel(draw, theme, a, b, shortValue(held->value).c_str(), textOver(fill));
+            const ImVec2 a{origin.x + cell * static_cast<float>(e % columns),
+                           origin.y + cell * static_cast<float>(e / columns)};
+            cellLabel(draw, theme, a, {a.x + cell, a.y + cell}, label.c_str(),
+                      textOver(tile.looks[static_cast<std::size_t>(e)].fill));
         }
         m_app.probe().record(i == 0 ? "shared.cell0" : "shared.cell0." + std::to_string(i), origin,
                              {origin.x + cell, origin.y + cell}, std::to_string(columns));

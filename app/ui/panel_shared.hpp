@@ -16,7 +16,16 @@
 // "broadcast (1 address)" or "serialised k ways" for constant memory.
 #pragma once
 
+#include <imgui.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "trace/trace_index.hpp"
+#include "ui/cell_picture.hpp"
+#include "ui/trace_draw.hpp"
 
 namespace tilescope::ui {
 
@@ -36,9 +45,32 @@ private:
     // Run i's tile and mask in `height` pixels; notes what the legend needs.
     void drawRun(int i, float height, Seen& seen);
 
+    // How run i's tile looks at a cursor, and the numbers written in its
+    // cells: worked out again only when the step, the block, the colouring or
+    // the theme changes, not at every frame.
+    struct TileLooks {
+        // The trace it was made from: held weakly, so that a new trace made
+        // where an old one was freed is not taken for it.
+        std::weak_ptr<const TraceModel> model;
+        const BlockReplay* replay = nullptr;
+        Cursor cursor = 0;
+        bool banks = false;
+        gfx::ColorMap map = gfx::ColorMap::Sequential;
+        float low = 0.0f, high = 0.0f;
+        ImU32 ghost = 0, halo = 0;
+        std::vector<CellLook> looks;
+        std::vector<std::string> labels;  // empty where nothing is written in the cell
+        int written = 0;                  // elements stored so far
+        bool unwritten = false, ghostZero = false;
+    };
+    const TileLooks& tileLooks(int i, const std::shared_ptr<const TraceModel>& model, const BlockReplay& replay,
+                               Cursor cursor, const ValueMapping& mapping);
+
     App& m_app;
     bool m_bankColours = false;
     Granularity m_granularity = Granularity::Step;  // the granularity last seen: switching to request ticks the box
+    std::array<TileLooks, 2> m_tiles;               // each run's
+    std::array<CellPicture, 2> m_pictures;
 };
 
 }  // namespace tilescope::ui

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ui/app.hpp"
+#include "ui/cell_picture.hpp"
 #include "ui/lesson_draw.hpp"
 #include "ui/lesson_player.hpp"
 #include "ui/panel_legend.hpp"
@@ -83,23 +85,35 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
         return ImVec2{origin.x + cell * static_cast<float>(lane % columns),
                       origin.y + cell * static_cast<float>(lane / columns)};
     };
+    // The cells as one picture, made again only when a thread's state (or the zoom, or the theme) changes.
+    std::vector<CellLook>& looks = m_looks;
+    looks.assign(lanes, CellLook{});
+    bool idleLanes = false, labels = false;
+    const bool roomForLabels = cell >= theme.fontPixels * 1.4f;
     for (unsigned lane = 0; lane < lanes; ++lane) {
         const ThreadState state = replay->threadState(lane, cursor);
         seen[static_cast<int>(state)] = true;
+        idleLanes |= state == ThreadState::IdleLane;
+        labels |= roomForLabels && (state == ThreadState::Loading || state == ThreadState::Computing);
+        if (state != ThreadState::IdleLane)
+            looks[lane].fill = stateColour(palette, state);
+    }
+    m_pictures[static_cast<std::size_t>(i)].draw(draw, origin, cell, static_cast<int>(columns), looks,
+                                                 palette.cellGrid, 0.0f);
+    // Over a few cells: the idle lanes of the last warp hatched, and what each
+    // thread does right now where there is room: L(oad), C(ompute).
+    for (unsigned lane = 0; (idleLanes || labels) && lane < lanes; ++lane) {
         const ImVec2 a = at(lane), b{a.x + cell, a.y + cell};
-        if (state == ThreadState::IdleLane) {
+        if (looks[lane].fill == 0) {
             draw->AddRect({a.x + 1, a.y + 1}, {b.x - 1, b.y - 1}, palette.cellGrid);
             draw->AddLine({a.x + 2, b.y - 2}, {b.x - 2, a.y + 2}, palette.cellGrid);
             continue;
         }
-        const ImU32 fill = stateColour(palette, state);
-        draw->AddRectFilled(a, b, fill);
-        draw->AddRect(a, b, palette.cellGrid);
-        if (state == ThreadState::Loading || state == ThreadState::Computing) {
-            // What it does right now, when there is room: L(oad), C(ompute).
-            if (cell >= theme.fontPixels * 1.4f)
-                cellLabel(draw, theme, a, b, state == ThreadState::Loading ? "L" : "C", textOver(fill));
-        }
+        if (!labels)
+            continue;
+        const ThreadState state = replay->threadState(lane, cursor);
+        if (state == ThreadState::Loading || state == ThreadState::Computing)
+            cellLabel(draw, theme, a, b, state == ThreadState::Loading ? "L" : "C", textOver(looks[lane].fill));
     }
     // Warps: a line wherever a neighbour belongs to another warp, and round the edge.
     const float thick = std::min(std::max(2.0f, theme.lineWidth * 2.5f), std::max(1.0f, cell * 0.2f));

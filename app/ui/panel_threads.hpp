@@ -7,6 +7,11 @@
 // the second's.
 #pragma once
 
+#include <array>
+#include <vector>
+
+#include "ui/cell_picture.hpp"
+
 namespace tilescope::ui {
 
 class App;
@@ -22,6 +27,8 @@ private:
 
     App& m_app;
     bool m_problemShown = false;  // this frame: the selected problem's threads are marked
+    std::array<CellPicture, 2> m_pictures;  // each run's threads
+    std::vector<CellLook> m_looks;          // this frame's, kept to spare an allocation a frame
 };
 
 }  // namespace tilescope::ui
