@@ -312,6 +312,29 @@ TEST(CacheModel, ASectorReadTwiceOnOneSmHitsL1OnTwoSmsL2) {
     EXPECT_DOUBLE_EQ(c.l2HitRate(), 0.5);
 }
 
+TEST(CacheModel, RowsOfAPowerOfTwoImageShareL1LikeAnyOtherLines) {
+    // One block reads the first three lines of 100 rows of a 1024-float
+    // image (rows 32 lines apart), then reads them again: 300 lines in a
+    // 64 KiB L1 of 512 lines. Were a line's set its address modulo the 128
+    // sets, the rows would fall in 12 sets and evict one another (no hit on
+    // the second pass); hashed, as the GPU's sets are, most stay (sets that
+    // drew more than four of the lines still lose theirs).
+    CacheConfig config;
+    config.sms = 1;
+    config.blocksPerSm = 1;
+    config.l1Bytes = 64 * 1024;
+    config.l1Ways = 4;
+    std::vector<int> sectors;
+    for (int pass = 0; pass < 2; ++pass)
+        for (int row = 0; row < 100; ++row)
+            for (int line = 0; line < 3; ++line)
+                sectors.push_back((row * 32 + line) * 4);
+    const CacheCounters c = modelCaches(cacheTrace(1, [&](int) { return sectors; }), config);
+    EXPECT_EQ(c.loadSectors, 600u);
+    EXPECT_GE(c.l1Hits, 180u) << "most of the second pass";
+    EXPECT_LE(c.l1Hits, 300u);
+}
+
 TEST(CacheModel, TheLeastRecentlyUsedLineIsEvicted) {
     CacheConfig config;
     config.sms = 1;

@@ -12,7 +12,11 @@ namespace {
 constexpr int kSectorsPerLine = kLineBytes / kSectorBytes;
 
 // A set-associative cache of 128-byte lines holding any of their four
-// sectors, least recently used line evicted.
+// sectors, least recently used line evicted. A line's set is a hash of its
+// address, not its address modulo the number of sets: GPUs hash the address
+// bits that choose a set, and with the plain modulo an image whose rows are a
+// power of two apart (1024 floats: every 32nd line) would put the rows of one
+// block's tile in the same few sets and evict its own halo from L1.
 class SectorCache {
 public:
     SectorCache() = default;
@@ -27,8 +31,7 @@ public:
     bool access(std::int64_t sector) {
         const std::int64_t line = sector / kSectorsPerLine;
         const std::uint8_t bit = static_cast<std::uint8_t>(1u << (sector % kSectorsPerLine));
-        Entry* set = &m_entries[static_cast<std::size_t>(line % static_cast<std::int64_t>(m_sets)) *
-                                static_cast<std::size_t>(m_ways)];
+        Entry* set = &m_entries[setOf(line) * static_cast<std::size_t>(m_ways)];
         ++m_clock;
         Entry* victim = nullptr;
         for (int w = 0; w < m_ways; ++w) {
@@ -49,6 +52,13 @@ public:
     }
 
 private:
+    std::size_t setOf(std::int64_t line) const {
+        std::uint64_t h = static_cast<std::uint64_t>(line);
+        h ^= h >> 33;
+        h *= 0xff51afd7ed558ccdull;
+        h ^= h >> 33;
+        return static_cast<std::size_t>(h % m_sets);
+    }
     struct Entry {
         std::int64_t line = -1;
         std::uint64_t lastUse = 0;
