@@ -89,7 +89,7 @@ Command addMemoryCommand(CLI::App& app) {
         ->check(CLI::Range(0, 64));
     c->add_option("--l1-kib", o->l1Kib, "L1 data cache per SM in KiB (0: what the shared-memory carve-out leaves of 256)")
         ->check(CLI::Range(0, 4096));
-    c->add_option("--l1-ways", o->caches.l1Ways, "L1 associativity")->check(CLI::Range(1, 64));
+    c->add_option("--l1-ways", o->caches.l1Ways, "L1 associativity (default 16)")->check(CLI::Range(1, 64));
     c->add_option("--l2-mib", o->l2Mib, "L2 capacity in MiB (H100: 50)")->check(CLI::Range(1, 4096));
     c->add_option("--l2-ways", o->caches.l2Ways, "L2 associativity")->check(CLI::Range(1, 64));
     c->add_option("--waves-per-piece", o->wavesPerPiece, "waves of blocks traced at a time")->check(CLI::Range(1, 1000));

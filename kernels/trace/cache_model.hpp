@@ -32,7 +32,7 @@ struct CacheConfig {
     int sharedPerSm = 228 * 1024;  // the most shared memory an SM gives its blocks
     int l1AndSharedBytes = 256 * 1024;  // per SM; L1 gets what the shared-memory carve-out leaves
     int l1Bytes = 0;               // 0: from the carve-out
-    int l1Ways = 4;
+    int l1Ways = 16;               // not published for the H100; 16 matches its L1 hit rates (docs/memory-model.md)
     std::int64_t l2Bytes = 50ll * 1024 * 1024;
     int l2Ways = 16;
 };
