@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "app_driver.hpp"
 #include "export/frame_writer.hpp"
 #include "io/image_file.hpp"
 
@@ -56,12 +57,7 @@ Rgb pixelOf(const Image& image, double x, double y) {
     return {c(0), c(1), c(2)};
 }
 
-std::string slurp(const fs::path& file) {
-    std::ifstream in(file);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::string slurp(const fs::path& file) { return AppDriver::slurp(file); }
 
 // The set-up every test exports: the book's tiled kernel on a 16 x 16
 // gradient, 8 x 8 blocks (6 x 6 output tiles), the corner block selected.
@@ -75,25 +71,12 @@ protected:
         const char* display = std::getenv("DISPLAY");
         if (!display || !*display)
             GTEST_SKIP() << "no X display: run under xvfb-run";
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        m_dir = fs::temp_directory_path() /
-                ("tilescope_export_test_" + std::to_string(::getpid()) + "_" + std::string(info->name()));
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override {
-        if (!m_dir.empty() && !HasFailure())
-            fs::remove_all(m_dir);
+        m_app = std::make_unique<AppDriver>(std::string("export_") +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     }
 
     int run(const std::string& arguments, std::string* errors = nullptr) {
-        const fs::path stderrFile = m_dir / "stderr.txt";
-        const std::string command = std::string("ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" '") + TILESCOPE_BINARY +
-                                    "' " + arguments + " > /dev/null 2> '" + stderrFile.string() + "'";
-        const int status = std::system(command.c_str());
-        if (errors)
-            *errors = slurp(stderrFile);
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return m_app->run(arguments, nullptr, errors);
     }
 
     // `tilescope export` of kSetUp in a 1280 x 800 window.
@@ -102,33 +85,9 @@ protected:
     }
 
     // A screenshot of kSetUp at `step`, and where things were drawn.
-    struct Shot {
-        Image picture;
-        json layout;
-        std::array<double, 4> rect(const std::string& name) const {
-            for (const json& item : layout["items"])
-                if (item["name"] == name) {
-                    const auto& r = item["rect"];
-                    return {r[0].get<double>(), r[1].get<double>(), r[2].get<double>(), r[3].get<double>()};
-                }
-            ADD_FAILURE() << "nothing named " << name << " was drawn";
-            return {0, 0, 1, 1};
-        }
-    };
-    Shot screenshot(int step) {
-        Shot shot;
-        const fs::path png = m_dir / "shot.png", layout = m_dir / "shot.json";
-        std::string errors;
-        EXPECT_EQ(run("screenshot --size 1280x800 " + kSetUp + " --step " + std::to_string(step) + " --out '" +
-                          png.string() + "' --layout '" + layout.string() + "'",
-                      &errors),
-                  0)
-            << errors;
-        auto picture = io::readImageFile(png);
-        EXPECT_TRUE(picture.ok());
-        if (picture)
-            shot.picture = std::move(*picture);
-        shot.layout = json::parse(slurp(layout));
+    AppShot screenshot(int step) {
+        AppShot shot = m_app->screenshot("--size 1280x800 " + kSetUp + " --step " + std::to_string(step));
+        EXPECT_EQ(shot.exitCode, 0) << shot.errors;
         return shot;
     }
 
@@ -140,10 +99,10 @@ protected:
         return {};
     }
 
-    fs::path dir() const { return m_dir; }
+    fs::path dir() const { return m_app->dir(); }
 
 private:
-    fs::path m_dir;
+    std::unique_ptr<AppDriver> m_app;
 };
 
 TEST_F(ExportTest, GifIsReadBackByPilWithItsFramesSizeAndTheScreensColours) {
@@ -156,15 +115,15 @@ TEST_F(ExportTest, GifIsReadBackByPilWithItsFramesSizeAndTheScreensColours) {
     EXPECT_NE(errors.find("5 frames"), std::string::npos) << errors;  // 0, 3, 6, 9, 12
     EXPECT_FALSE(fs::exists(dir() / "steps.gif.part"));
 
-    const Shot shot = screenshot(0);
-    const auto window = shot.rect("grid.window");
-    const auto cell0 = shot.rect("grid.cell0");
-    const double cell = cell0[2] - cell0[0];
+    const AppShot shot = screenshot(0);
+    const ShotRect window = shot.rect("grid.window");
+    const ShotRect cell0 = shot.rect("grid.cell0");
+    const double cell = cell0.width();
     ASSERT_GT(cell, 8.0);
     // Cells of the corner block's tile, a quarter of a cell in from their corner.
     std::vector<std::array<double, 2>> points;
     for (auto [x, y] : {std::pair{1, 1}, std::pair{3, 2}, std::pair{5, 5}, std::pair{7, 3}})
-        points.push_back({cell0[0] + cell * (x + 0.3), cell0[1] + cell * (y + 0.3)});
+        points.push_back({cell0.x0 + cell * (x + 0.3), cell0.y0 + cell * (y + 0.3)});
 
     // PIL: frame count, size, the duration, and frame 0's pixels at the points (relative to the view).
     const fs::path script = dir() / "read_gif.py";
@@ -176,15 +135,15 @@ TEST_F(ExportTest, GifIsReadBackByPilWithItsFramesSizeAndTheScreensColours) {
                              "    print(*rgb.getpixel((int(float(sys.argv[i])), int(float(sys.argv[i + 1])))))\n";
     std::string command = python + " '" + script.string() + "' '" + gif.string() + "'";
     for (const auto& p : points)
-        command += " " + std::to_string(p[0] - window[0]) + " " + std::to_string(p[1] - window[1]);
+        command += " " + std::to_string(p[0] - window.x0) + " " + std::to_string(p[1] - window.y0);
     command += " > '" + (dir() / "pil.txt").string() + "'";
     ASSERT_EQ(std::system(command.c_str()), 0);
     std::istringstream pil(slurp(dir() / "pil.txt"));
     int frames = 0, width = 0, height = 0, duration = 0, loop = 0;
     pil >> frames >> width >> height >> duration >> loop;
     EXPECT_EQ(frames, 5);
-    EXPECT_NEAR(width, window[2] - window[0], 1.0);
-    EXPECT_NEAR(height, window[3] - window[1], 1.0);
+    EXPECT_NEAR(width, window.width(), 1.0);
+    EXPECT_NEAR(height, window.height(), 1.0);
     EXPECT_EQ(duration, 200);  // 5 frames a second
     EXPECT_EQ(loop, 0);        // for ever
     for (const auto& p : points) {
@@ -217,9 +176,9 @@ TEST_F(ExportTest, SvgRenderedByRsvgConvertHasTheScreensColoursAtTheTilesCells) 
     EXPECT_EQ(tx1 - tx0, 8);  // the input tile is the block: 8 x 8
     EXPECT_EQ(ty1 - ty0, 8);
 
-    const Shot shot = screenshot(10);
-    const auto cell0 = shot.rect("grid.cell0");
-    const double cell = cell0[2] - cell0[0];
+    const AppShot shot = screenshot(10);
+    const ShotRect cell0 = shot.rect("grid.cell0");
+    const double cell = cell0.width();
     int compared = 0;
     // Every cell of the input tile (ghosts included), at three places away
     // from the values (shown on screen when the cells are large enough) and
@@ -227,7 +186,7 @@ TEST_F(ExportTest, SvgRenderedByRsvgConvertHasTheScreensColoursAtTheTilesCells) 
     for (int y = ty0; y < ty1; ++y)
         for (int x = tx0; x < tx1; ++x)
             for (auto [u, v] : {std::pair{0.1, 0.1}, std::pair{0.5, 0.1}, std::pair{0.9, 0.9}}) {
-                const Rgb screen = pixelOf(shot.picture, cell0[0] + cell * (x + u), cell0[1] + cell * (y + v));
+                const Rgb screen = pixelOf(shot.picture, cell0.x0 + cell * (x + u), cell0.y0 + cell * (y + v));
                 const Rgb vector = pixelOf(*rendered, svgX + svgCell * (x + u), svgY + svgCell * (y + v));
                 EXPECT_TRUE(near(vector, screen, 12)) << "cell (" << x << ", " << y << ") at " << u << ", " << v;
                 ++compared;

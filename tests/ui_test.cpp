@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "api/runner.hpp"
+#include "app_driver.hpp"
 #include "gfx/colormap.hpp"
 #include "io/files.hpp"
 #include "io/image_file.hpp"
@@ -48,56 +49,16 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Rect {
-    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    float width() const { return x1 - x0; }
-    float height() const { return y1 - y0; }
-};
-
-struct Screenshot {
-    int exitCode = -1;
-    std::string errors;  // what the command wrote on stderr
-    Image picture;       // RGB, values in [0, 1]
-    json layout;
-
-    bool has(const std::string& name) const {
-        for (const json& item : layout["items"])
-            if (item["name"] == name)
-                return true;
-        return false;
-    }
-    Rect rect(const std::string& name) const {
-        for (const json& item : layout["items"])
-            if (item["name"] == name) {
-                const auto& r = item["rect"];
-                return {r[0].get<float>(), r[1].get<float>(), r[2].get<float>(), r[3].get<float>()};
-            }
-        ADD_FAILURE() << "nothing named " << name << " was drawn";
-        return {};
-    }
-    std::string text(const std::string& name) const {
-        for (const json& item : layout["items"])
-            if (item["name"] == name)
-                return item["text"];
-        return {};
-    }
-    gfx::Rgb8 pixel(float x, float y) const {
-        const int px = static_cast<int>(x), py = static_cast<int>(y);
-        auto channel = [&](int c) { return static_cast<std::uint8_t>(std::lround(picture.at(px, py, c) * 255.0f)); };
-        return {channel(0), channel(1), channel(2)};
-    }
-};
-
-std::string describe(gfx::Rgb8 c) {
-    return "(" + std::to_string(c.r) + ", " + std::to_string(c.g) + ", " + std::to_string(c.b) + ")";
-}
+// The shot of a screenshot and its rectangles (app_driver.hpp).
+using Rect = ShotRect;
+using Screenshot = AppShot;
 
 ::testing::AssertionResult near(gfx::Rgb8 actual, gfx::Rgb8 expected, int tolerance = 8) {
     const int d =
         std::max({std::abs(actual.r - expected.r), std::abs(actual.g - expected.g), std::abs(actual.b - expected.b)});
     if (d <= tolerance)
         return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "pixel " << describe(actual) << ", expected " << describe(expected);
+    return ::testing::AssertionFailure() << "pixel " << describeColour(actual) << ", expected " << describeColour(expected);
 }
 
 // The colour ImGui draws at `u` (0 left edge, 1 right edge) of a colour bar:
@@ -381,61 +342,23 @@ protected:
         const char* display = std::getenv("DISPLAY");
         if (!display || !*display)
             GTEST_SKIP() << "no X display: run under xvfb-run";
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        m_dir = fs::temp_directory_path() /
-                ("tilescope_ui_test_" + std::to_string(::getpid()) + "_" + std::string(info->name()));
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
-    }
-    void TearDown() override {
-        if (!m_dir.empty() && !HasFailure())
-            fs::remove_all(m_dir);
+        m_app = std::make_unique<AppDriver>(::testing::UnitTest::GetInstance()->current_test_info()->name());
     }
 
     // Runs `tilescope <arguments>`; returns its exit code, stdout in `out`.
     int run(const std::string& arguments, std::string* out = nullptr, std::string* errors = nullptr) {
-        const fs::path stdoutFile = m_dir / "stdout.txt", stderrFile = m_dir / "stderr.txt";
-        // Mesa's drivers leave a few kilobytes unfreed at exit (a GLFW window
-        // and a draw, nothing of ours, show the same 5,563 bytes), so in
-        // sanitizer builds the app's own leak check would fail every run.
-        const std::string command = std::string("ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" '") + TILESCOPE_BINARY +
-                                    "' " + arguments + " > '" + stdoutFile.string() + "' 2> '" + stderrFile.string() +
-                                    "'";
-        const int status = std::system(command.c_str());
-        if (out)
-            *out = slurp(stdoutFile);
-        if (errors)
-            *errors = slurp(stderrFile);
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        return m_app->run(arguments, out, errors);
     }
 
     // A screenshot at 1280 x 800 on the CPU backend (the same on every machine).
     Screenshot screenshot(const std::string& arguments) {
-        Screenshot shot;
-        const fs::path png = m_dir / "shot.png", layout = m_dir / "shot.json";
-        shot.exitCode = run("screenshot --backend cpu --size 1280x800 --out '" + png.string() + "' --layout '" +
-                                layout.string() + "' " + arguments,
-                            nullptr, &shot.errors);
-        if (shot.exitCode != 0)
-            return shot;
-        auto picture = io::readImageFile(png);
-        EXPECT_TRUE(picture.ok()) << (picture ? "" : picture.error().message);
-        if (picture)
-            shot.picture = std::move(*picture);
-        shot.layout = json::parse(slurp(layout));
-        return shot;
+        return m_app->screenshot("--backend cpu --size 1280x800 " + arguments);
     }
 
-    fs::path dir() const { return m_dir; }
+    fs::path dir() const { return m_app->dir(); }
 
 private:
-    static std::string slurp(const fs::path& file) {
-        std::ifstream in(file);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
-    fs::path m_dir;
+    std::unique_ptr<AppDriver> m_app;
 };
 
 // [SECTION] The legend
@@ -1561,7 +1484,7 @@ TEST_F(UiTest, ACompileErrorIsMarkedAtItsLine) {
     const Rect next = shot.rect("editor.line." + std::to_string(line + 1));
     const gfx::Rgb8 red = shot.pixel(tinted.x1 - 4.0f, (tinted.y0 + tinted.y1) / 2);
     const gfx::Rgb8 plain = shot.pixel(next.x1 - 4.0f, (next.y0 + next.y1) / 2);
-    EXPECT_GT(red.r - plain.r, 30) << describe(red) << " against " << describe(plain);
+    EXPECT_GT(red.r - plain.r, 30) << describeColour(red) << " against " << describeColour(plain);
     EXPECT_LT(std::abs(red.g - plain.g), 20);
     // Nothing ran: the result says why.
     EXPECT_NE(shot.text("result.problem").find("your kernel does not compile"), std::string::npos);
