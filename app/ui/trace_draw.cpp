@@ -188,8 +188,14 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
     char label[160];
     std::snprintf(label, sizeof label, "step %u/%u  phase %u  event %u/%u%s", step, replay->stepCount(), phase, c,
                   replay->size(), onGpu ? "  (traced on the GPU)" : "");
+    // In a narrow panel (lecture mode's large type) the words go above the
+    // slider, wrapped, rather than be cut off inside it.
+    const bool fits = ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2.0f <=
+                      ImGui::GetContentRegionAvail().x;
+    if (!fits)
+        ImGui::TextWrapped("%s", label);
     ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::SliderInt("##cursor", &position, 0, static_cast<int>(replay->size()), label))
+    if (ImGui::SliderInt("##cursor", &position, 0, static_cast<int>(replay->size()), fits ? label : ""))
         session.setCursor(0, static_cast<Cursor>(position));
     // The cursor and the block, for tests: "<cursor> <block index>".
     probe.record("trace.cursor", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
