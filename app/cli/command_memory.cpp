@@ -59,8 +59,7 @@ int runMemory(const MemoryOptions& o) {
         auto run = runKernel(loaded.request);
         if (!run) return fail(run.error());
         const Trace& trace = *run->trace;
-        for (std::size_t b = 0; b < trace.blocks.size(); ++b) totals += countMemory(trace, b);
-        model.replay(trace);
+        for (const MemoryCounters& block : model.replay(trace)) totals += block;
         events += trace.eventCount();
         if (first == 0) report = launchJson(*run);
         if (first + piece >= blocks) {

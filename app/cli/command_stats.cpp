@@ -22,6 +22,7 @@
 // (trace/cache_model.hpp; keys in cli/memory_json.hpp), else null.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <vector>
 #include <nlohmann/json.hpp>
 
@@ -74,13 +75,21 @@ int runStats(const StatsOptions& o) {
     const Trace& trace = *result->trace;
     const LaunchPlan& p = trace.plan;
     const TraceCounts counts = countTrace(trace);
+    // The caches need the whole launch: with every block traced, its replay
+    // (which counts each block's requests on the way).
+    std::optional<CacheModel> caches;
     std::vector<MemoryCounters> memory;
+    if (trace.blocks.size() == p.grid.count()) {
+        caches.emplace(CacheConfig{}, p);
+        memory = caches->replay(trace);
+    } else {
+        for (std::size_t b = 0; b < trace.blocks.size(); ++b) memory.push_back(countMemory(trace, b));
+    }
     MemoryCounters memoryTotals, memoryInterior;
     for (std::size_t b = 0; b < trace.blocks.size(); ++b) {
-        memory.push_back(countMemory(trace, b));
-        memoryTotals += memory.back();
+        memoryTotals += memory[b];
         if (counts.interior[b])
-            memoryInterior += memory.back();
+            memoryInterior += memory[b];
     }
 
     Json j = launchJson(*result);
@@ -93,11 +102,8 @@ int runStats(const StatsOptions& o) {
     addCounters(totals, counts.totals, p);
     addMemoryJson(totals, memoryTotals);
     j["totals"] = totals;
-    // The caches need the whole launch: with every block traced, its replay.
-    if (trace.blocks.size() == p.grid.count()) {
-        CacheModel caches(CacheConfig{}, p);
-        caches.replay(trace);
-        j["caches"] = cachesJson(caches, trace);
+    if (caches) {
+        j["caches"] = cachesJson(*caches, trace);
     } else {
         j["caches"] = nullptr;
     }

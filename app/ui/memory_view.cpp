@@ -33,21 +33,20 @@ std::optional<HaloLoads> haloLoads(const Trace& trace, const CacheCounters& cach
 
 MemoryFigures memoryFigures(const Trace& trace) {
     MemoryFigures f;
-    f.blocks.reserve(trace.blocks.size());
-    for (std::size_t b = 0; b < trace.blocks.size(); ++b) {
-        f.blocks.push_back(countMemory(trace, b));
-        f.totals += f.blocks.back();
-    }
     const ArrayInfo& n = trace.arrays[kArrayInput];
     f.inputBytes = static_cast<std::uint64_t>(std::max(n.size, 0)) * 4;
+    // With the whole launch traced, the caches' replay counts each block's requests on the way.
     if (!trace.blocks.empty() && trace.blocks.size() == trace.plan.grid.count()) {
         CacheModel model(CacheConfig{}, trace.plan);
-        model.replay(trace);
+        f.blocks = model.replay(trace);
         f.caches = model.counters();
         f.blocksPerSm = model.blocksPerSm();
         f.l1Bytes = model.l1Bytes();
         f.halo = haloLoads(trace, *f.caches);
+    } else {
+        for (std::size_t b = 0; b < trace.blocks.size(); ++b) f.blocks.push_back(countMemory(trace, b));
     }
+    for (const MemoryCounters& block : f.blocks) f.totals += block;
     return f;
 }
 

@@ -124,8 +124,9 @@ CacheModel::~CacheModel() = default;
 CacheModel::CacheModel(CacheModel&&) noexcept = default;
 CacheModel& CacheModel::operator=(CacheModel&&) noexcept = default;
 
-void CacheModel::replay(const Trace& trace) {
+std::vector<MemoryCounters> CacheModel::replay(const Trace& trace) {
     State& s = *m_state;
+    std::vector<MemoryCounters> perBlock(trace.blocks.size());
     const std::size_t sms = s.l1.size();
     const std::size_t wave = sms * static_cast<std::size_t>(s.blocksPerSm);
     std::vector<std::int64_t> sectors;
@@ -140,6 +141,7 @@ void CacheModel::replay(const Trace& trace) {
         std::vector<std::size_t> sm(count), next(count, 0);
         for (std::size_t b = 0; b < count; ++b) {
             requests[b] = warpRequests(trace, first + b);
+            perBlock[first + b] = countRequests(requests[b]);
             sm[b] = trace.linearBlock(trace.blocks[first + b].block) % sms;
         }
         // The resident blocks take turns, one request each.
@@ -186,6 +188,7 @@ void CacheModel::replay(const Trace& trace) {
     }
     s.counters.lines.clear();
     for (const auto& [key, line] : s.lines) s.counters.lines.push_back(line);
+    return perBlock;
 }
 
 const CacheCounters& CacheModel::counters() const { return m_state->counters; }

@@ -20,6 +20,7 @@
 
 #include "api/plan.hpp"
 #include "trace/trace.hpp"
+#include "trace/warp_requests.hpp"
 
 namespace tilescope {
 
@@ -73,8 +74,10 @@ public:
 
     // Replays every traced block of `trace`, wave by wave, keeping what the
     // caches hold from the calls before (a launch may be traced in pieces of
-    // consecutive blocks, each a whole number of waves).
-    void replay(const Trace& trace);
+    // consecutive blocks, each a whole number of waves). Returns each block's
+    // request counters (countRequests of the warp requests it replayed), so
+    // that a caller who wants them too need not build the requests again.
+    std::vector<MemoryCounters> replay(const Trace& trace);
 
     const CacheCounters& counters() const;
     int blocksPerSm() const;

@@ -223,18 +223,9 @@ std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex
         // Where this thread's last multiply-add of each phase is: an access
         // before it is in the tap loop, placed by taps; one after it (the
         // store of the result) by its count in the phase alone.
+        // One pass over the thread's events: per phase, its last multiply-add
+        // and its stores to looping arrays (the first one's index too).
         lastTap.clear();
-        {
-            std::uint32_t p = 0;
-            for (std::size_t j = i; j < ev.size() && ev[j].thread == thread; ++j) {
-                if (ev[j].op == Op::Barrier) {
-                    ++p;
-                } else if (ev[j].op == Op::MultiplyAdd) {
-                    if (lastTap.size() <= p) lastTap.resize(p + 1, kNoTapEvent);
-                    lastTap[p] = j;
-                }
-            }
-        }
         lastLoopStore.clear();
         loopStores.clear();
         firstLoopIndex.clear();
@@ -244,6 +235,9 @@ std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex
                 const Event& e = ev[j];
                 if (e.op == Op::Barrier) {
                     ++p;
+                } else if (e.op == Op::MultiplyAdd) {
+                    if (lastTap.size() <= p) lastTap.resize(p + 1, kNoTapEvent);
+                    lastTap[p] = j;
                 } else if (p < loopArrays.size() && isStore(e.op) && e.array < kArrayCount && !isOutside(e.op) &&
                            (loopArrays[p] >> e.array & 1u)) {
                     if (lastLoopStore.size() <= p) {
@@ -252,8 +246,7 @@ std::vector<WarpRequest> warpRequests(const Trace& trace, std::size_t blockIndex
                         none.fill(-1);
                         firstLoopIndex.resize(p + 1, none);
                     }
-                    if (lastLoopStore[p] == kNoTapEvent || firstLoopIndex[p][e.array] < 0)
-                        firstLoopIndex[p][e.array] = e.index;
+                    if (firstLoopIndex[p][e.array] < 0) firstLoopIndex[p][e.array] = e.index;
                     lastLoopStore[p] = j;
                     loopStores.push_back(j);
                 }
