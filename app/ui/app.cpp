@@ -808,54 +808,25 @@ void App::drawPanels() {
         if (const bool* flag = panelFlag(panels, m_focus); !flag || !*flag)
             setFocus("");
     }
-    if (panels.setup && placePanel(Slot::Left, "Set-up###setup", "setup")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "setup");
-        m_setupPanel->draw(&panels.setup);
-    }
-    if (panels.result && placePanel(Slot::RightTop, "Result###result", "result")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "result");
-        m_resultPanel->draw(&panels.result);
-    }
-    if (panels.device && placePanel(Slot::RightBottom, "Device###device", "device")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "device");
-        m_devicePanel->draw(&panels.device);
-    }
-    if (panels.grid && placePanel(Slot::Grid, "Grid of N###grid", "grid")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "grid");
-        m_gridPanel->draw(&panels.grid);
-    }
-    if (panels.threads && placePanel(Slot::Threads, "Threads###threads", "threads")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "threads");
-        m_threadsPanel->draw(&panels.threads);
-    }
-    if (panels.shared && placePanel(Slot::Shared, "Shared and constant memory###shared", "shared")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "shared");
-        m_sharedPanel->draw(&panels.shared);
-    }
-    if (panels.output && placePanel(Slot::Output, "Output P###output", "output")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "output");
-        m_outputPanel->draw(&panels.output);
-    }
-    if (panels.source && placePanel(Slot::Source, "Source###source", "source")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "source");
-        m_sourcePanel->draw(&panels.source);
-    }
-    if (panels.counts && placePanel(Slot::Counts, "Counts###counts", "counts")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "counts");
-        m_countsPanel->draw(&panels.counts);
-    }
-    if (panels.hardware && placePanel(Slot::Hardware, "Hardware###hardware", "hardware")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "hardware");
-        m_hardwarePanel->draw(&panels.hardware);
-    }
-    if (panels.problems && placePanel(Slot::Problems, "Problems###problems", "problems")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "problems");
-        m_problemsPanel->draw(&panels.problems);
-    }
-    if (panels.editor && placePanel(Slot::Editor, "Editor###editor", "editor")) {
-        const PanelCosts::Scope timed(m_panelCostsNow, "editor");
-        m_editorPanel->draw(&panels.editor);
-    }
+    // Each panel in its slot, its drawing timed for `ui-bench --panel-costs`.
+    auto drawPanel = [&](bool& open, Slot slot, const char* title, const char* key, auto& panel) {
+        if (!open || !placePanel(slot, title, key))
+            return;
+        const PanelCosts::Scope timed(m_panelCostsNow, key);
+        panel->draw(&open);
+    };
+    drawPanel(panels.setup, Slot::Left, "Set-up###setup", "setup", m_setupPanel);
+    drawPanel(panels.result, Slot::RightTop, "Result###result", "result", m_resultPanel);
+    drawPanel(panels.device, Slot::RightBottom, "Device###device", "device", m_devicePanel);
+    drawPanel(panels.grid, Slot::Grid, "Grid of N###grid", "grid", m_gridPanel);
+    drawPanel(panels.threads, Slot::Threads, "Threads###threads", "threads", m_threadsPanel);
+    drawPanel(panels.shared, Slot::Shared, "Shared and constant memory###shared", "shared", m_sharedPanel);
+    drawPanel(panels.output, Slot::Output, "Output P###output", "output", m_outputPanel);
+    drawPanel(panels.source, Slot::Source, "Source###source", "source", m_sourcePanel);
+    drawPanel(panels.counts, Slot::Counts, "Counts###counts", "counts", m_countsPanel);
+    drawPanel(panels.hardware, Slot::Hardware, "Hardware###hardware", "hardware", m_hardwarePanel);
+    drawPanel(panels.problems, Slot::Problems, "Problems###problems", "problems", m_problemsPanel);
+    drawPanel(panels.editor, Slot::Editor, "Editor###editor", "editor", m_editorPanel);
     if (panels.charts && placePanel(Slot::Charts, "Charts###charts", "charts")) {
         // A figure over the other panels: opaque, with square corners, so
         // that nothing under it shows (and the renderer can leave it out).
