@@ -26,8 +26,10 @@ class EveryKernel : public ::testing::TestWithParam<Backend> {};
 TEST_P(EveryKernel, MatchesReferenceOnAwkwardSizesAndEveryRadius) {
     const Backend backend = GetParam();
     // 1, a prime, sizes that are not multiples of any tile, tall and thin,
-    // short and wide, and sizes smaller than the widest mask.
-    const std::vector<Shape> shapes2D{{1, 1}, {13, 13}, {37, 23}, {3, 67}, {67, 3}, {5, 5}};
+    // short and wide, sizes smaller than the widest mask, and a width that is
+    // a multiple of 4 (conv2d_fast's float4 version, with interior patches
+    // at every radius).
+    const std::vector<Shape> shapes2D{{1, 1}, {13, 13}, {37, 23}, {3, 67}, {67, 3}, {5, 5}, {40, 29}};
     const std::vector<int> sizes1D{1, 2, 13, 97, 300};
     for (const KernelInfo& k : allKernels()) {
         // A listing as printed is wrong on purpose (as_printed_test.cpp checks it).
@@ -278,8 +280,9 @@ TEST(DeviceLimits, EachLimitSaysWhichSettingItBoundsWithThisLaunchsNumbers) {
 TEST(Plan, Conv2dFastTakesItsBlockPerRadiusUnlessOneIsAsked) {
     const DeviceLimits limits = hopperLimits();
     const KernelInfo& fast = *findKernel("conv2d_fast");
-    // Block 0: the radius picks it (24x24 at r = 1 and 4, 16x16 at r = 2 and 7).
-    for (auto [mask, edge] : {std::pair{3, 24}, std::pair{5, 16}, std::pair{9, 24}, std::pair{15, 16}}) {
+    // Block 0: the radius picks it (24x24 at r = 1 and 4, 16x16 at r = 2, 5, 6 and 7).
+    for (auto [mask, edge] : {std::pair{3, 24}, std::pair{5, 16}, std::pair{9, 24}, std::pair{11, 16}, std::pair{13, 16},
+                              std::pair{15, 16}}) {
         auto plan = planLaunch(fast, Problem{1000, 700, 1, 2, mask, mask, 0}, limits, false);
         ASSERT_TRUE(plan.ok()) << plan.error().message;
         EXPECT_EQ(plan->block.x, static_cast<unsigned>(edge)) << "mask " << mask;

@@ -24,9 +24,10 @@ int defaultBlock(const KernelInfo& kernel, int radius) {
     // conv2d_fast on an H100 at 8192x8192 (docs/performance.md): 24x24
     // threads (96x96 outputs a block) take 3x3 from 0.191 to 0.187 ms and 9x9
     // from 0.266 to 0.253 ms against 16x16; 5x5 was up to 2% faster with
-    // 16x16, and 15x15 runs the same with either. Radii 0, 3, 5 and 6 take
-    // their measured neighbour's block.
-    constexpr int kFastBlock[kMaxRadius + 1] = {24, 24, 16, 16, 24, 24, 24, 16};
+    // 16x16, and so were 11x11 and 13x13 (8% and 4%); 15x15 ran the same with
+    // either and keeps 16x16. Radii 0 and 3 take their measured neighbour's
+    // block.
+    constexpr int kFastBlock[kMaxRadius + 1] = {24, 24, 16, 16, 24, 16, 16, 16};
     return kFastBlock[radius];
 }
 

@@ -7,7 +7,7 @@
 // and L1 deliver about 128 bytes per clock (32 floats), while its 128 FP32
 // lanes do 128 multiply-adds per clock: a kernel that loads a float per tap is
 // held to a quarter of the arithmetic rate, and from about 9x9 up it is slower
-// than reading the image from DRAM once. Four changes move the limit:
+// than reading the image from DRAM once. Five changes move the limit:
 //
 // 1. Thread coarsening: each thread computes a PATCH x PATCH patch of outputs
 //    (4 x 4) instead of one. Neighbouring outputs share most of their inputs,
@@ -33,20 +33,26 @@
 //    instruction per two values) and uses each as an operand of the
 //    multiply-adds. On an H100 that is one mask instruction per ~35 FFMAs at
 //    15x15, where conv2d_const loads the mask for every tap.
+// 5. But not too much code: unrolled completely, a 15x15 mask is 3,900
+//    instructions (63 KB) that every warp runs once from start to end; on an
+//    H100 the warps then waited for their next instruction to be fetched in
+//    about 40% of their cycles. From 13x13 up, the rows in the middle of the
+//    patch's input are walked by a loop instead (addInputRows), which halves
+//    the code (docs/performance.md).
 //
 // The block is blockDim.x x blockDim.y threads and covers an output tile of
 // PATCH * blockDim.x x PATCH * blockDim.y elements.
 constexpr int PATCH = 4;  // outputs per thread in each direction (one float4 wide)
 
-// Adds the PATCH + 2r input rows that the patch with top-left output (row0,
-// col0) needs into its outputs. Input row inRow = row0 - r + dy is tap row
-// fRow = dy - j of output row row0 + j, so each row is loaded once and used by
-// every output row within r of it. CHECKED: some of the rows or columns may
-// lie outside the image, so each load is tested and ghost cells stay 0; for
-// an interior patch (almost all of them) the tests and the zeros disappear.
+// Adds input row dy of the patch with top-left output (row0, col0) into the
+// outputs it reaches. Input row inRow = row0 - r + dy is tap row fRow = dy - j
+// of output row row0 + j, so each row is loaded once and used by every output
+// row within r of it. CHECKED: some of the rows or columns may lie outside
+// the image, so each load is tested and ghost cells stay 0; for an interior
+// patch (almost all of them) the tests and the zeros disappear.
 template <int r, bool ALIGNED, bool CHECKED>
-TS_FN void addInputRows(Global<const float> N, int width, int height, int row0, int col0,
-                        Accumulator (&Pvalue)[PATCH][PATCH])
+TS_FN void addInputRow(Global<const float> N, int width, int height, int row0, int col0, int dy,
+                       Accumulator (&Pvalue)[PATCH][PATCH])
 {
     constexpr int MASK_DIM = 2 * r + 1;
     // The window is made of whole float4s: the thread's own four columns and
@@ -56,61 +62,94 @@ TS_FN void addInputRows(Global<const float> N, int width, int height, int row0, 
     constexpr int SKEW = 4 * HALO4 - r;  // window[SKEW + c + fCol] is tap fCol of output column c
     const int inCol0 = col0 - 4 * HALO4;
 
-    TS_UNROLL
-    for (int dy = 0; dy < PATCH + 2 * r; dy++) {
-        int inRow = row0 - r + dy;
-        if (CHECKED && (inRow < 0 || inRow >= height)) continue;  // a row of ghost cells adds 0
+    int inRow = row0 - r + dy;
+    if (CHECKED && (inRow < 0 || inRow >= height)) return;  // a row of ghost cells adds 0
+    int rowStart = inRow * width + inCol0;  // N[rowStart] is N[inRow][inCol0]
 
-        // The interior and the edge versions of this function are different
-        // code on the GPU: a warp holding patches of both kinds issues each
-        // version's loads for its own lanes. Each load is written twice, on
-        // two lines, so that a trace (which knows a load by its line) tells
-        // the two instructions apart as well (docs/memory-model.md).
-        float window[WINDOW] = {};  // window[k] holds N[inRow][inCol0 + k]; ghost cells stay 0
-        if constexpr (ALIGNED) {
-            // A float4 starting at a multiple of 4 is entirely inside the row or entirely outside.
-            TS_UNROLL
-            for (int k = 0; k < 2 * HALO4 + 1; k++) {
-                int inCol = inCol0 + 4 * k;
-                if (CHECKED && (inCol < 0 || inCol >= width)) continue;  // a float4 of ghost cells stays 0
-                Float4 v;
-                if constexpr (CHECKED) {
-                    v = load4(N, inRow * width + inCol);  // an edge patch: N[inRow*width + inCol] .. N[... + 3]
-                } else {
-                    v = load4(N, inRow * width + inCol);  // an interior patch: the same four floats
-                }
-                window[4 * k] = v.x;
-                window[4 * k + 1] = v.y;
-                window[4 * k + 2] = v.z;
-                window[4 * k + 3] = v.w;
-            }
-        } else {
-            // One element at a time, only those the patch needs.
-            TS_UNROLL
-            for (int k = SKEW; k < SKEW + PATCH - 1 + MASK_DIM; k++) {
-                int inCol = inCol0 + k;
-                if constexpr (CHECKED) {
-                    if (inCol >= 0 && inCol < width) window[k] = N[inRow * width + inCol];  // an edge patch
-                } else {
-                    window[k] = N[inRow * width + inCol];  // an interior patch
-                }
-            }
-        }
-
-        // Up to PATCH x MASK_DIM x PATCH multiply-adds on values already in
-        // registers; the `continue` is decided at compile time once unrolled.
+    // The interior and the edge versions of this function are different
+    // code on the GPU: a warp holding patches of both kinds issues each
+    // version's loads for its own lanes. Each load is written twice, on
+    // two lines, so that a trace (which knows a load by its line) tells
+    // the two instructions apart as well (docs/memory-model.md).
+    float window[WINDOW] = {};  // window[k] holds N[inRow][inCol0 + k]; ghost cells stay 0
+    if constexpr (ALIGNED) {
+        // A float4 starting at a multiple of 4 is entirely inside the row or entirely outside.
         TS_UNROLL
-        for (int j = 0; j < PATCH; j++) {
-            int fRow = dy - j;
-            if (fRow < 0 || fRow >= MASK_DIM) continue;  // this input row is outside output row j's mask
-            TS_UNROLL
-            for (int fCol = 0; fCol < MASK_DIM; fCol++) {
-                float f = F_c[fRow][fCol];  // one mask value for four outputs
-                TS_UNROLL
-                for (int c = 0; c < PATCH; c++) Pvalue[j][c] += f * window[SKEW + c + fCol];
+        for (int k = 0; k < 2 * HALO4 + 1; k++) {
+            int inCol = inCol0 + 4 * k;
+            if (CHECKED && (inCol < 0 || inCol >= width)) continue;  // a float4 of ghost cells stays 0
+            Float4 v;
+            if constexpr (CHECKED) {
+                v = load4(N, rowStart + 4 * k);  // an edge patch: N[inRow][inCol] .. N[inRow][inCol + 3]
+            } else {
+                v = load4(N, rowStart + 4 * k);  // an interior patch: the same four floats
+            }
+            window[4 * k] = v.x;
+            window[4 * k + 1] = v.y;
+            window[4 * k + 2] = v.z;
+            window[4 * k + 3] = v.w;
+        }
+    } else {
+        // One element at a time, only those the patch needs.
+        TS_UNROLL
+        for (int k = SKEW; k < SKEW + PATCH - 1 + MASK_DIM; k++) {
+            int inCol = inCol0 + k;
+            if constexpr (CHECKED) {
+                if (inCol >= 0 && inCol < width) window[k] = N[rowStart + k];  // an edge patch
+            } else {
+                window[k] = N[rowStart + k];  // an interior patch
             }
         }
     }
+
+    // Up to PATCH x MASK_DIM x PATCH multiply-adds on values already in
+    // registers; where dy is known at compile time, so is the `continue`.
+    TS_UNROLL
+    for (int j = 0; j < PATCH; j++) {
+        int fRow = dy - j;
+        if (fRow < 0 || fRow >= MASK_DIM) continue;  // this input row is outside output row j's mask
+        TS_UNROLL
+        for (int fCol = 0; fCol < MASK_DIM; fCol++) {
+            float f = F_c[fRow][fCol];  // one mask value for four outputs
+            TS_UNROLL
+            for (int c = 0; c < PATCH; c++) Pvalue[j][c] += f * window[SKEW + c + fCol];
+        }
+    }
+}
+
+// Adds the PATCH + 2r input rows that the patch needs into its outputs, in
+// order. The first PATCH - 1 rows and the last PATCH - 1 reach only some of
+// the patch's output rows; each row between them reaches all PATCH of them.
+//
+// Up to 11x11 every row is unrolled. From 13x13 up (LOOP_FROM) the rows
+// between are walked by a loop that the compiler keeps (TS_KEEP_LOOP),
+// PATCH rows a trip, and only the rows it leaves are unrolled: 31 KB of
+// code instead of 63 KB at 15x15. In the loop the mask row dy - j is known
+// only at run time, but it is the same for the whole warp, so F_c still
+// comes through the warp's uniform registers (ConstantArray's alignment,
+// plain_language.cuh, makes sure of that), now read once per trip. The edge
+// version stays unrolled: looped, its tests needed more registers.
+constexpr int LOOP_FROM = 6;
+
+template <int r, bool ALIGNED, bool CHECKED>
+TS_FN void addInputRows(Global<const float> N, int width, int height, int row0, int col0,
+                        Accumulator (&Pvalue)[PATCH][PATCH])
+{
+    constexpr int ROWS = PATCH + 2 * r;
+    constexpr int FIRST_FULL = PATCH - 1;  // the first row that reaches all PATCH output rows
+    constexpr int FULL_ROWS = ROWS - 2 * (PATCH - 1);
+    constexpr int LOOPED = r >= LOOP_FROM && !CHECKED ? FULL_ROWS / PATCH * PATCH : 0;  // rows the loop walks
+
+    TS_UNROLL
+    for (int dy = 0; dy < FIRST_FULL; dy++) addInputRow<r, ALIGNED, CHECKED>(N, width, height, row0, col0, dy, Pvalue);
+    TS_KEEP_LOOP
+    for (int dy0 = FIRST_FULL; dy0 < FIRST_FULL + LOOPED; dy0 += PATCH) {
+        TS_UNROLL
+        for (int k = 0; k < PATCH; k++) addInputRow<r, ALIGNED, CHECKED>(N, width, height, row0, col0, dy0 + k, Pvalue);
+    }
+    TS_UNROLL
+    for (int dy = FIRST_FULL + LOOPED; dy < ROWS; dy++)
+        addInputRow<r, ALIGNED, CHECKED>(N, width, height, row0, col0, dy, Pvalue);
 }
 
 template <int r, bool ALIGNED>

@@ -17,9 +17,19 @@ using Global = T*;
 // compiler may load it through the read-only data cache.
 template <class T>
 using Restrict = const T* __restrict__;
-// A constant-memory array declared as ConstantArray<float[15][15]> is float[15][15].
+// A constant-memory array declared as ConstantArray<float[15][15]> is float[15][15],
+// placed at a multiple of 16 bytes in the constant bank. conv2d_fast reads
+// F_c[fRow][fCol] with an fRow known only at run time in its row loop: with
+// F_c at a multiple of 8 bytes the compiler reads those values into the
+// warp's uniform registers, as it does those at a constant address; where
+// F_c fell after M, 4 bytes off a multiple of 8, it read them into ordinary
+// registers instead, and the 15x15 kernel took 103 registers a thread, not 64.
 template <class T>
-using ConstantArray = T;
+struct AlignedConstant {
+    typedef T type __attribute__((aligned(16)));
+};
+template <class T>
+using ConstantArray = typename AlignedConstant<T>::type;
 using Accumulator = float;
 
 // All shared arrays of a kernel live in the launch's dynamic shared memory,
@@ -84,3 +94,7 @@ __device__ __forceinline__ void store4(Global<float> a, int i, Float4 v) { *rein
 // loops rolled (traced_types.hpp): unrolled, their recording code would grow
 // with every iteration.
 #define TS_UNROLL _Pragma("unroll")
+// `TS_KEEP_LOOP for (...)`: keep this loop a loop, even where its trip count
+// is a small constant that the compiler would unroll on its own (a kernel
+// uses it where unrolled code would grow too large for the instruction cache).
+#define TS_KEEP_LOOP _Pragma("unroll 1")

@@ -315,3 +315,8 @@ TS_FN void store4(const OutputArray<R>& a, Index i, Float4 v) {
 #define TS_UNROLL
 #endif
 #endif
+// `TS_KEEP_LOOP for (...)` keeps a loop a loop in the plain build too; here,
+// where every loop stays one, it means the same as TS_UNROLL.
+#ifndef TS_KEEP_LOOP
+#define TS_KEEP_LOOP TS_UNROLL
+#endif

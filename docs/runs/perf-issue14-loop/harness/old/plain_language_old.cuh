@@ -1,0 +1,86 @@
+// The kernel language of the plain CUDA build: every name a kernel uses is
+// the raw CUDA thing, so the kernels compile to exactly what the book's
+// listings would (with their errata corrected). Compare traced_types.hpp,
+// where the same names record what each thread does.
+#pragma once
+
+#define TS_KERNEL __global__
+// A helper function that kernels call (the traced builds define it for themselves).
+#define TS_FN __device__ __forceinline__
+
+namespace tilescope::plain {
+
+// Global<const float> N  is  const float* N;  Global<float> P  is  float* P.
+template <class T>
+using Global = T*;
+// The book's `const float * __restrict__ M`: read-only and not aliased, so the
+// compiler may load it through the read-only data cache.
+template <class T>
+using Restrict = const T* __restrict__;
+// A constant-memory array declared as ConstantArray<float[15][15]> is float[15][15].
+template <class T>
+using ConstantArray = T;
+using Accumulator = float;
+
+// All shared arrays of a kernel live in the launch's dynamic shared memory,
+// whose size the launcher computes from the tile size.
+extern __shared__ float dynamicShared[];
+
+template <class T>
+class SharedArray {
+public:
+    __device__ explicit SharedArray(int) : m_data(dynamicShared) {}
+    __device__ T& operator[](int i) const { return m_data[i]; }
+
+private:
+    T* m_data;
+};
+
+template <class T>
+class SharedArray2D {
+public:
+    __device__ SharedArray2D(int, int cols) : m_data(dynamicShared), m_cols(cols) {}
+    __device__ T* operator[](int row) const { return m_data + row * m_cols; }
+
+private:
+    T* m_data;
+    int m_cols;
+};
+
+// Four neighbouring floats moved by one 16-byte instruction (LDG.E.128 and
+// STG.E.128 in the machine code) instead of four 4-byte ones: a quarter of the
+// memory instructions, and a warp asks for 512 contiguous bytes at once. `i`
+// must be a multiple of 4 so that the address is 16-byte aligned (cudaMalloc
+// returns 256-byte aligned memory). The traced builds record the same access
+// as four loads or stores of single elements (traced_types.hpp).
+//
+// The load goes through the read-only data cache (as __ldg does), and from
+// compute capability 8.0 on it also asks L2 to fetch the whole 256-byte
+// block around the address from DRAM (the .L2::256B prefetch-size hint of
+// ld.global): fewer, larger DRAM requests for rows that neighbouring threads
+// and blocks read anyway. On an H100 that made conv2d_fast up to 1.6% faster
+// at the blocks its launcher picks (docs/performance.md); the values loaded
+// are the same.
+using Float4 = float4;
+__device__ __forceinline__ Float4 load4(Global<const float> a, int i) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    Float4 v;
+    asm("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];"
+        : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+        : "l"(a + i));
+    return v;
+#else
+    return __ldg(reinterpret_cast<const float4*>(a + i));  // through the read-only data cache
+#endif
+}
+__device__ __forceinline__ void store4(Global<float> a, int i, Float4 v) { *reinterpret_cast<float4*>(a + i) = v; }
+
+}  // namespace tilescope::plain
+
+// `TS_UNROLL for (...)`: unroll the loop completely. With every trip count a
+// compile-time constant, each index into a small array becomes a constant, so
+// the array lives in registers and each mask element F_c[i][j] becomes an
+// operand of the multiply-add instruction itself. The traced builds keep such
+// loops rolled (traced_types.hpp): unrolled, their recording code would grow
+// with every iteration.
+#define TS_UNROLL _Pragma("unroll")
