@@ -24,9 +24,11 @@ foreach(required IN ITEMS
   endif()
 endforeach()
 
-find_package(glfw3 3.3 REQUIRED)
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(FREETYPE REQUIRED IMPORTED_TARGET freetype2)
+if(NOT EMSCRIPTEN)  # the browser build: Emscripten's GLFW, ImGui's own font rasteriser (cmake/Web.cmake)
+  find_package(glfw3 3.3 REQUIRED)
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(FREETYPE REQUIRED IMPORTED_TARGET freetype2)
+endif()
 
 add_library(tilescope_imgui STATIC
   ${TILESCOPE_IMGUI_DIR}/imgui.cpp
@@ -37,7 +39,6 @@ add_library(tilescope_imgui STATIC
   ${TILESCOPE_IMGUI_DIR}/imgui_stacklayout.cpp
   ${TILESCOPE_IMGUI_DIR}/backends/imgui_impl_glfw.cpp
   ${TILESCOPE_IMGUI_DIR}/backends/imgui_impl_opengl3.cpp
-  ${TILESCOPE_IMGUI_DIR}/misc/freetype/imgui_freetype.cpp
   ${TILESCOPE_IMGUI_DIR}/misc/cpp/imgui_stdlib.cpp
   ${TILESCOPE_IMPLOT_DIR}/implot.cpp
   ${TILESCOPE_IMPLOT_DIR}/implot_items.cpp
@@ -46,8 +47,13 @@ target_include_directories(tilescope_imgui SYSTEM PUBLIC
   ${TILESCOPE_IMGUI_DIR} ${TILESCOPE_IMGUI_DIR}/misc/freetype ${TILESCOPE_IMGUI_DIR}/misc/cpp ${TILESCOPE_IMPLOT_DIR})
 # FreeType renders every font (the app's DejaVu at the exact pixel size, with the font's own hinting).
 # Everything that includes imgui.h sees the same definitions.
-target_compile_definitions(tilescope_imgui PUBLIC IMGUI_ENABLE_FREETYPE IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
-target_link_libraries(tilescope_imgui PUBLIC glfw PRIVATE PkgConfig::FREETYPE ${CMAKE_DL_LIBS})
+target_compile_definitions(tilescope_imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+target_link_libraries(tilescope_imgui PUBLIC glfw PRIVATE ${CMAKE_DL_LIBS})
+if(NOT EMSCRIPTEN)
+  target_sources(tilescope_imgui PRIVATE ${TILESCOPE_IMGUI_DIR}/misc/freetype/imgui_freetype.cpp)
+  target_compile_definitions(tilescope_imgui PUBLIC IMGUI_ENABLE_FREETYPE)
+  target_link_libraries(tilescope_imgui PRIVATE PkgConfig::FREETYPE)
+endif()
 set_target_properties(tilescope_imgui PROPERTIES POSITION_INDEPENDENT_CODE ON)
 
 # Their licences (both MIT) travel with the built app.

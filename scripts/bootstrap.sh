@@ -4,12 +4,16 @@
 #
 #   scripts/bootstrap.sh app    install what is missing, build, open the app
 #   scripts/bootstrap.sh test   install what is missing, build, run every test
+#   scripts/bootstrap.sh web    install what is missing, build the browser
+#                               version into build-web/web (serve it with
+#                               python3 -m http.server -d build-web/web 8000)
 #
 # `test` then builds the CPU side again with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build-asan) and runs the cpu and trace tests
-# there, any report failing them; and, where Clang is installed, builds the
+# there, any report failing them; where Clang is installed, builds the
 # file readers' libFuzzer targets (build-fuzz) and fuzzes each for a bounded
-# time, a crash failing the run.
+# time, a crash failing the run; and builds the browser version and checks
+# it in headless Chromium (tests/web/page_test.py).
 #
 # Environment: BUILD_DIR (default build), TILESCOPE_CUDA (AUTO, ON, OFF),
 # JOBS (default: the number of cores), FUZZ_SECONDS (per target, default 45;
@@ -18,8 +22,8 @@ set -euo pipefail
 
 mode="${1:-app}"
 case "$mode" in
-  app|test) ;;
-  *) echo "usage: $0 app|test" >&2; exit 2 ;;
+  app|test|web) ;;
+  *) echo "usage: $0 app|test|web" >&2; exit 2 ;;
 esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,6 +51,19 @@ packages=(
 # with Clang only). Optional: where they cannot be installed the fuzzers are
 # skipped with a message, and everything else still runs.
 optional=(clang-14 libclang-rt-14-dev)
+# The browser version (web, and test): Emscripten (Debian's 3.1.6, with its
+# clang, binaryen and node; node-acorn is its JavaScript optimiser's parser),
+# the same header-only libraries and fonts as the desktop's, and for the
+# page's test Chromium with the DevTools client and PIL.
+web_packages=(
+  cmake make python3 emscripten node-acorn nlohmann-json3-dev libstb-dev fonts-dejavu-core
+  chromium python3-websocket python3-pil
+)
+if [ "$mode" = web ]; then
+  packages=("${web_packages[@]}")
+elif [ "$mode" = test ]; then
+  packages+=("${web_packages[@]}")
+fi
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=()
 for p in "${packages[@]}"; do
@@ -77,6 +94,22 @@ fi
 # source archive from PyPI (imgui-bundle 1.93.0), unpacked into .deps/; no
 # Debian package has ImPlot, and Debian's ImGui (1.86) is too old for it.
 "$root/scripts/fetch-imgui.sh"
+
+# --- The browser version -----------------------------------------------------
+# Emscripten's JavaScript tools load node-acorn from Debian's node folder,
+# which a node installed elsewhere on the PATH does not search by itself.
+build_web() {
+  local web="${WEB_BUILD_DIR:-$root/build-web}"
+  export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+  emcmake cmake -S "$root" -B "$web" -DCMAKE_BUILD_TYPE=Release
+  cmake --build "$web" -j "$jobs"
+  echo "The page is in $web/web; serve it with: python3 -m http.server -d $web/web 8000"
+  echo "and open http://localhost:8000/"
+}
+if [ "$mode" = web ]; then
+  build_web
+  exit 0
+fi
 
 # --- glad2, the OpenGL loader generator, from PyPI into a private venv -----
 venv="$root/.venv"
@@ -181,3 +214,7 @@ else
   done
   ((failed == 0)) || exit 1
 fi
+
+# --- The browser version, in a real browser ----------------------------------
+build_web
+/usr/bin/python3 "$root/tests/web/page_test.py" --web "${WEB_BUILD_DIR:-$root/build-web}/web"

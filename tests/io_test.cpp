@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/charconv.hpp"
 #include "io/files.hpp"
 #include "io/image_file.hpp"
 #include "io/mask_file.hpp"
@@ -137,6 +139,58 @@ int hiddenFiles(const fs::path& directory) {
 }
 
 // [SECTION] .npy
+
+// The browser build reads and writes numbers with core/charconv.hpp's
+// portable versions (its C++ library has no floating-point <charconv>): they
+// must say what the standard library says, here where both exist.
+TEST(Charconv, PortableVersionsAgreeWithTheStandardLibrary) {
+    std::vector<float> values = {0.0f, -0.0f, 0.42f, 1.0f / 3.0f, 1e-38f, 3.4028235e38f, -2.5f, 65536.0f,
+                                 std::numeric_limits<float>::denorm_min(), 123456.789f};
+    std::uint32_t bits = 0x3f800000u;
+    for (int i = 0; i < 2000; ++i) {  // floats spread over every exponent
+        bits = bits * 1664525u + 1013904223u;
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        if (std::isfinite(f))
+            values.push_back(f);
+    }
+    for (float f : values) {
+        char buffer[64];
+        const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, f);
+        ASSERT_EQ(ec, std::errc());
+        const std::string portable = portable::shortestDecimal(f);
+        // The same value back, in as few significant digits (the exponent's spelling may differ).
+        EXPECT_EQ(std::strtof(portable.c_str(), nullptr), f) << portable;
+        auto digits = [](const std::string& text) {
+            const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+            std::size_t n = 0;
+            bool leading = true;
+            for (char c : mantissa) {
+                if (c == '0' && leading) continue;
+                if (c >= '1' && c <= '9') leading = false;
+                n += c >= '0' && c <= '9' && !leading;
+            }
+            return n;
+        };
+        EXPECT_LE(digits(portable), std::max<std::size_t>(digits(std::string(buffer, end)), 1)) << portable;
+    }
+    for (const char* text : {"0.5", "-1e3", "1e400", "-1e400", "1e-400", "abc", "+1", " 1", "0x10", "2.5xyz", "inf",
+                             "-nan", "", "-", "3.", ".5", "1e", "7e-45"}) {
+        const std::string_view view(text);
+        double expected = -99.0, got = -99.0;
+        const auto [end, expectedError] = std::from_chars(view.data(), view.data() + view.size(), expected);
+        std::size_t used = 0;
+        const std::errc error = portable::parseDouble(view, got, used);
+        EXPECT_EQ(error == std::errc(), expectedError == std::errc()) << text;
+        EXPECT_EQ(error == std::errc::result_out_of_range, expectedError == std::errc::result_out_of_range) << text;
+        if (error == std::errc() && expectedError == std::errc()) {
+            EXPECT_EQ(used, static_cast<std::size_t>(end - view.data())) << text;
+            if (!std::isnan(expected)) {
+                EXPECT_EQ(got, expected) << text;
+            }
+        }
+    }
+}
 
 TEST(Io, NpyReadsHandBuiltFloat32Signal) {
     ScratchDir dir;

@@ -53,6 +53,10 @@ struct WriterOptions {
 Result<std::unique_ptr<FrameWriter>> openFrameWriter(Format format, const std::filesystem::path& path,
                                                      const WriterOptions& options);
 
+// Whether this build writes GIF (giflib: every desktop build; not the browser's).
+bool gifAvailable();
+inline constexpr const char* kNoGif = "this build has no GIF export (giflib is not built for the browser): export PNG "
+                                      "frames or an SVG";
 // Whether this build writes MP4 (FFmpeg's libraries were found when it was built).
 bool mp4Available();
 // "H.264 (libx264)" or "MPEG-4 part 2": what an MP4 would be encoded with; empty without MP4.

@@ -5,7 +5,26 @@
 // changed is written, over the frame before it (disposal "do not dispose"),
 // which keeps a long animation small. The loop is the NETSCAPE2.0 extension;
 // each frame's delay is a GIF89 graphics control extension, in hundredths of
-// a second.
+// a second. The browser build has no giflib (cmake/Web.cmake): there a GIF
+// is refused with a message, as an MP4 is without FFmpeg.
+#include "export/frame_writer.hpp"
+
+#if !TILESCOPE_HAVE_GIF
+
+namespace tilescope::exports {
+
+bool gifAvailable() {
+    return false;
+}
+
+Result<std::unique_ptr<FrameWriter>> openGifWriter(const std::filesystem::path&, const WriterOptions&) {
+    return Error{ExitCode::BadInput, kNoGif};
+}
+
+}  // namespace tilescope::exports
+
+#else
+
 #include <fcntl.h>
 #include <gif_lib.h>
 #include <unistd.h>
@@ -16,10 +35,13 @@
 #include <cstring>
 #include <unordered_map>
 
-#include "export/frame_writer.hpp"
 #include "io/files.hpp"
 
 namespace tilescope::exports {
+
+bool gifAvailable() {
+    return true;
+}
 
 namespace {
 
@@ -200,3 +222,5 @@ Result<std::unique_ptr<FrameWriter>> openGifWriter(const std::filesystem::path& 
 }
 
 }  // namespace tilescope::exports
+
+#endif

@@ -23,10 +23,24 @@ std::string infoLog(GLuint object, bool isProgram) {
     return log;
 }
 
+// The shaders are written in GLSL 3.30 core. WebGL 2 (the browser build)
+// takes GLSL ES 3.00, which differs for these shaders only in its first line
+// and in wanting the precision of floats said.
+std::string forThisContext(std::string_view text) {
+#if defined(__EMSCRIPTEN__)
+    constexpr std::string_view desktop = "#version 330 core";
+    if (text.substr(0, desktop.size()) == desktop)
+        return "#version 300 es\nprecision highp float;\nprecision highp int;\n" +
+               std::string(text.substr(desktop.size()));
+#endif
+    return std::string(text);
+}
+
 Result<GLuint> compile(GLenum stage, std::string_view name) {
-    const std::string_view text = shaderSource(name);
-    if (text.empty())
+    const std::string_view embedded = shaderSource(name);
+    if (embedded.empty())
         return Error{ExitCode::Internal, "no shader named shaders/" + std::string(name) + " was embedded"};
+    const std::string text = forThisContext(embedded);
     const GLuint shader = glCreateShader(stage);
     const GLchar* source = text.data();
     const GLint length = static_cast<GLint>(text.size());

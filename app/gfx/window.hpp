@@ -51,6 +51,20 @@ public:
     // Files dropped on the window, on the UI thread (during pollEvents).
     void onDrop(std::function<void(const std::vector<std::string>&)> handler);
 
+    // [SECTION] The browser's side (the browser build; elsewhere these say no)
+    // Whether the user picks files with the browser's own file picker (the
+    // chosen files then arrive as dropped ones) rather than by typing a path.
+    static bool hasFilePicker();
+    // Opens the browser's file picker for files with these extensions
+    // (".png,.npy,..."); what the user picks arrives through onDrop.
+    void chooseFiles(const std::string& extensions);
+    // Hands a file the app wrote (an export) to the browser as a download.
+    static bool offerDownload(const std::string& path);
+    // Follows the page's size: the canvas fills the browser's window.
+    void fitToPage();
+    // A file the page's picker wrote (in the browser's memory), for onDrop.
+    static void receivePageFile(const char* path);
+
 private:
     Window() = default;
     static void dropCallback(GLFWwindow* window, int count, const char** paths);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/charconv.hpp"
 #include "io/files.hpp"
 #include "io/npy.hpp"
 
@@ -74,15 +75,16 @@ Error lineError(const fs::path& path, const Line& line, const std::string& probl
     return fileError(path, "line " + std::to_string(line.number) + ": " + problem);
 }
 
-// from_chars rather than strtod: no locale (a German locale would read "0,5"),
+// from_chars (core/charconv.hpp) rather than strtod: no locale (a German locale would read "0,5"),
 // and it reports exactly how much of the text it used.
 Result<float> parseValue(const fs::path& path, const Line& line, std::string_view field) {
     if (field.empty()) return lineError(path, line, "has an empty field");
     std::string_view digits = field;
     if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-') digits.remove_prefix(1);
     double value = 0;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (end != digits.data() + digits.size() || (error != std::errc() && error != std::errc::result_out_of_range))
+    std::size_t used = 0;
+    const std::errc error = parseDouble(digits, value, used);
+    if (used != digits.size() || (error != std::errc() && error != std::errc::result_out_of_range))
         return lineError(path, line, quoteUntrusted(field) + " is not a number");
     if (error == std::errc::result_out_of_range || (std::isfinite(value) && std::fabs(value) > FLT_MAX))
         return lineError(path, line, quoteUntrusted(field) + " is outside the float32 range");

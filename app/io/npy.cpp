@@ -8,6 +8,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <cstring>
 #include <exception>
 #include <span>
@@ -136,17 +137,19 @@ private:
         skipSpace();
         while (!consume(')')) {
             if (shape.size() >= kMaxRank) return false;
-            std::size_t value = 0;
+            std::uint64_t value = 0;
             const std::size_t start = m_pos;
             while (m_pos < m_text.size() && m_text[m_pos] >= '0' && m_text[m_pos] <= '9') {
                 // Saturate: any value past the limits is refused later anyway.
-                value = std::min<std::size_t>(value * 10 + static_cast<std::size_t>(m_text[m_pos] - '0'),
-                                              std::size_t{1} << 40);
+                value = std::min<std::uint64_t>(value * 10 + static_cast<std::uint64_t>(m_text[m_pos] - '0'),
+                                                std::uint64_t{1} << 40);
                 ++m_pos;
             }
             if (m_pos == start) return false;
             consume('L');  // Python 2 era NumPy wrote long integers as "3L".
-            shape.push_back(value);
+            // (A 32-bit size_t, as in the browser build, saturates lower.)
+            shape.push_back(static_cast<std::size_t>(
+                std::min<std::uint64_t>(value, std::numeric_limits<std::size_t>::max())));
             skipSpace();
             if (consume(',')) {
                 skipSpace();

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <system_error>
@@ -28,6 +29,7 @@
 #include "io/files.hpp"
 #include "io/mask_file.hpp"
 #include "trace/trace_io.hpp"
+#include "ui/background_task.hpp"
 #include "ui/export_dialog.hpp"
 #include "ui/frame_renderer.hpp"
 #include "ui/kernel_file.hpp"
@@ -163,7 +165,11 @@ Status App::open() {
     io.ConfigDebugDrawListDefaultsToStrokeLegacy = true;
     ImPlot::CreateContext();
     ImGui_ImplGlfw_InitForOpenGL(m_window->handle(), true);
+#if defined(__EMSCRIPTEN__)
+    ImGui_ImplOpenGL3_Init("#version 300 es");  // WebGL 2
+#else
     ImGui_ImplOpenGL3_Init("#version 330 core");
+#endif
     m_imguiReady = true;
 
     auto mapper = gfx::ColorMapper::create();
@@ -203,7 +209,7 @@ Status App::open() {
         else
             openInputFile(paths.front());
     });
-    m_probe.setEnabled(!m_options.layoutJson.empty() || !m_options.lessonRenderDir.empty());
+    m_probe.setEnabled(m_options.probe || !m_options.layoutJson.empty() || !m_options.lessonRenderDir.empty());
     if (!m_options.maskFile.empty())
         loadMaskFile(m_options.maskFile);
     if (!m_options.openTrace.empty()) {
@@ -394,6 +400,39 @@ int App::run() {
             break;
     }
     return 0;
+}
+
+Status App::openForHost() {
+    if (Status s = open(); !s) {
+        close();
+        return s;
+    }
+    return success();
+}
+
+bool App::hostFrame() {
+    if (!m_window || m_window->shouldClose())
+        return false;
+    m_window->fitToPage();
+    // Without threads the runner's job runs here, between two frames: the
+    // frame before has drawn the set-up that asked for it, as running.
+    m_runner->runPending();
+    m_traceSession->runPending();
+    m_window->pollEvents();
+    frame();
+    saveSettingsIfChanged(false);
+    return true;
+}
+
+std::string App::hostLayoutJson() const {
+    if (!m_window)
+        return "{}";
+    const float scale = static_cast<float>(m_window->framebufferWidth()) / ImGui::GetIO().DisplaySize.x;
+    std::string json = m_probe.toJson(m_window->framebufferWidth(), m_window->framebufferHeight(), scale);
+    const std::size_t open = json.find('{');
+    if (open != std::string::npos)
+        json.insert(open + 1, std::string("\"settled\": ") + (settled() ? "true" : "false") + ", ");
+    return json;
 }
 
 bool App::settled() const {
@@ -593,8 +632,12 @@ void App::drawMenuBar() {
         return;
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("Open input file...", "Ctrl+O")) {
-            m_focusPath = true;
-            m_settings.panels.setup = true;
+            if (gfx::Window::hasFilePicker()) {
+                m_window->chooseFiles(".png,.jpg,.jpeg,.bmp,.pgm,.ppm,.npy");
+            } else {
+                m_focusPath = true;
+                m_settings.panels.setup = true;
+            }
         }
         drawKernelFileMenu();
         drawExportMenu();
@@ -944,7 +987,7 @@ void App::saveSettingsIfChanged(bool force) {
         return;
     // The last write first: its error, if any, is worth a notice.
     if (m_saving.valid()) {
-        if (!force && m_saving.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        if (!force && !taskReady(m_saving))
             return;
         if (Status s = m_saving.get(); !s)
             m_notice = "settings not saved: " + s.error().message;
@@ -964,7 +1007,7 @@ void App::saveSettingsIfChanged(bool force) {
             std::fprintf(stderr, "tilescope: settings not saved: %s\n", s.error().message.c_str());
         return;
     }
-    m_saving = std::async(std::launch::async, [file, settings = m_settings] { return saveSettings(file, settings); });
+    m_saving = startTask([file, settings = m_settings] { return saveSettings(file, settings); });
 }
 
 }  // namespace tilescope::ui

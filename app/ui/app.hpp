@@ -86,6 +86,7 @@ struct AppOptions {
     int frames = 0;                    // interactive: close after this many frames (0: never); bench: frames timed
     std::filesystem::path screenshot;  // screenshot: the PNG to write
     std::filesystem::path layoutJson;  // screenshot: where things were drawn (for tests)
+    bool probe = false;                // record where things were drawn (hostLayoutJson: the browser's tests)
     std::filesystem::path openTrace;   // --open-trace FILE: a trace file (tilescope trace --out) to show
     std::filesystem::path kernelFile;  // --kernel-file FILE: the student's kernel, open in the editor
     std::filesystem::path thenOpen;    // screenshot: open this input once the first result is in
@@ -121,6 +122,15 @@ public:
     // Opens the window and runs until it closes (or the screenshot or the
     // benchmark is done). Returns the process exit code.
     int run();
+    // The interactive app in a loop that someone else runs (the browser
+    // build's page, app/web/main.cpp): open once, then one frame per call,
+    // false once the window should close.
+    Status openForHost();
+    bool hostFrame();
+    // The layout probe's record of the last frame (AppOptions::probe), as
+    // `tilescope screenshot --layout` writes it, with "settled": true once
+    // the result, the trace and the charts are in.
+    std::string hostLayoutJson() const;
 
     // [SECTION] What panels use
     const Theme& theme() const { return m_theme; }
@@ -274,6 +284,7 @@ private:
     int runExport();
     void captureExportFrame();
     void endExport(Status status);
+    void offerDownloads(const std::filesystem::path& path);
     void drawExportMenu();
     void drawExportDialog();
 

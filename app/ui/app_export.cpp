@@ -3,7 +3,10 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <vector>
 
 #include "export/frame_writer.hpp"
 #include "gfx/gl.hpp"
@@ -54,19 +57,40 @@ void App::cancelExport() {
         endExport(badInput("the export was cancelled; nothing was written"));
 }
 
+// In the browser the export was written into the page's memory: hand it to
+// the browser as downloads (a PNG sequence as one download per frame).
+void App::offerDownloads(const std::filesystem::path& path) {
+    if (!gfx::Window::hasFilePicker())
+        return;
+    std::error_code e;
+    if (std::filesystem::is_directory(path, e)) {
+        std::vector<std::filesystem::path> files;
+        for (const auto& entry : std::filesystem::directory_iterator(path, e))
+            files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& file : files)
+            gfx::Window::offerDownload(file.string());
+        m_exportMessage += " (downloaded, one file a frame)";
+    } else if (gfx::Window::offerDownload(path.string())) {
+        m_exportMessage += " (downloaded)";
+    }
+}
+
 void App::endExport(Status status) {
     if (status) {
         auto wrote = m_exporter->finish();
-        if (wrote)
+        if (wrote) {
             m_exportMessage = *wrote;
-        else
+            offerDownloads(m_exporter->request().path);
+        } else {
             status = wrote.error();
+        }
     }
     if (!status)
         m_exportMessage = status.error().message;
     m_exportFailed = !status;
     m_exporter.reset();  // an unfinished writer removes its partial file
-    m_probe.setEnabled(!m_options.layoutJson.empty());
+    m_probe.setEnabled(m_options.probe || !m_options.layoutJson.empty());
     if (m_options.mode == AppMode::Interactive && m_exportDialog)
         m_exportDialog->open();  // says what was written, or why not
 }
@@ -133,6 +157,7 @@ void App::drawExportDialog() {
         const Cursor c = m_traceSession->cursor(0);
         state.step = c >= replay->size() ? replay->stepCount() : replay->stepAt(c);
     }
+    state.gif = exports::gifAvailable();
     state.mp4 = exports::mp4Available();
     state.mp4Codec = exports::mp4Codec();
     state.message = m_exportMessage;

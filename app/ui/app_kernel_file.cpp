@@ -287,6 +287,14 @@ void App::prepareKernelFileJob(RunJob& job) const {
 // [SECTION] Menu
 
 void App::drawKernelFileMenu() {
+#if defined(__EMSCRIPTEN__)
+    // A page has no C++ compiler and cannot start the process a student's
+    // kernel runs in: the desktop app (or its command line) runs them.
+    ImGui::MenuItem("Open kernel... (in the desktop app)", nullptr, false, false);
+    ImGui::SetItemTooltip("Your own CUDA file is compiled by a C++ compiler and run in a process of its own: "
+                          "install TileScope on a computer to run it.");
+    return;
+#endif
     if (ImGui::MenuItem("Open kernel...", "Ctrl+K"))
         requestOpenKernel();
     if (ImGui::BeginMenu("New from exercise")) {

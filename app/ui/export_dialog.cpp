@@ -48,7 +48,10 @@ std::optional<ExportRequest> ExportDialog::draw(const ExportDialogState& state, 
     if (ImGui::Combo("format", &m_format, kFormats, IM_ARRAYSIZE(kFormats)))
         matchExtension(m_path, sizeof m_path, m_format);
     const auto format = static_cast<ExportFormat>(m_format);
-    if (format == ExportFormat::Mp4 && !state.mp4)
+    if (format == ExportFormat::Gif && !state.gif)
+        colouredText(theme.palette.warning, "This build has no GIF export (no giflib in the browser): choose PNG "
+                                            "frames or the SVG.");
+    else if (format == ExportFormat::Mp4 && !state.mp4)
         colouredText(theme.palette.warning,
                      "This build has no MP4 export (FFmpeg's libraries were not found at build "
                      "time): choose GIF or PNG.");

@@ -18,6 +18,7 @@ struct Theme;
 struct ExportDialogState {
     long long steps = -1;  // the trace's lockstep steps (-1: no trace yet)
     long long step = 0;    // where the step-through stands (the SVG's step)
+    bool gif = true;       // this build writes GIF (not the browser's)
     bool mp4 = false;      // this build writes MP4
     std::string mp4Codec;  // and with what
     std::string message;   // what the last export wrote, or why it failed

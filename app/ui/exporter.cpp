@@ -131,6 +131,8 @@ Status checkExportRequest(const ExportRequest& r) {
         return badInput(
             "--svg draws the grid of N (--view grid); the other views export as --gif, --mp4 or "
             "--png-dir");
+    if (r.format == ExportFormat::Gif && !exports::gifAvailable())
+        return badInput(exports::kNoGif);
     if (r.format == ExportFormat::Mp4 && !exports::mp4Available())
         return badInput(exports::kNoMp4);
     const std::filesystem::path target = r.path.has_filename() ? r.path : r.path.parent_path();

@@ -12,6 +12,7 @@
 
 #include "io/files.hpp"
 #include "own/own_kernel.hpp"
+#include "ui/background_task.hpp"
 #include "ui/inputs.hpp"
 
 namespace tilescope::ui {
@@ -123,8 +124,7 @@ void KernelFile::start(bool save) {
     m_state.compileNote.clear();
     if (save)
         m_state.modified = false;  // what is saved is this text; typing from here on modifies it again
-    m_task = std::async(std::launch::async,
-                        [path = m_state.path, text = m_state.text, save, cancel = m_cancel, done = m_onDone] {
+    m_task = startTask([path = m_state.path, text = m_state.text, save, cancel = m_cancel, done = m_onDone] {
                             Outcome outcome;
                             outcome.text = text;
                             const double start = seconds();
@@ -200,7 +200,7 @@ bool KernelFile::poll(double now) {
     bool fresh = false;
     if (m_task.valid()) {
         m_state.compileSeconds = now - m_taskStarted;
-        if (m_task.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+        if (taskReady(m_task)) {
             Outcome outcome = m_task.get();
             fresh = outcome.kernel != nullptr && !m_waiting;
             take(std::move(outcome));

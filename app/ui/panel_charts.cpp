@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "ui/background_task.hpp"
 #include "ui/layout_probe.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
@@ -110,16 +111,18 @@ ChartsPanel::~ChartsPanel() {
 }
 
 void ChartsPanel::draw(bool* open) {
-    // The sweep starts when the panel is first shown, off the UI thread.
+    // The sweep starts when the panel is first shown, off the UI thread (in
+    // the browser, between this frame and the next: the panel says it is
+    // measuring first).
+    if (m_task.valid() && taskReady(m_task))
+        m_data = m_task.get();
     if (!m_data && !m_task.valid())
-        m_task = std::async(std::launch::async, [onReady = m_onReady] {
+        m_task = startTask([onReady = m_onReady] {
             ChartData data = computeChartData();
             if (onReady)
                 onReady();
             return data;
         });
-    if (m_task.valid() && m_task.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
-        m_data = m_task.get();
 
     if (!ImGui::Begin("Charts###charts", open)) {
         ImGui::End();

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/threads.hpp"
 #include "reference/reference.hpp"
 
 namespace tilescope::ui {
@@ -41,7 +42,10 @@ void findWrongOutputs(const Image& output, const std::vector<double>& expected, 
 
 }  // namespace
 
-Runner::Runner() : m_thread([this] { work(); }) {}
+Runner::Runner() {
+    if constexpr (kThreadsAvailable)
+        m_thread = std::thread([this] { work(); });
+}
 
 Runner::~Runner() {
     {
@@ -54,7 +58,8 @@ Runner::~Runner() {
     }
     m_cancel = true;
     m_wake.notify_all();
-    m_thread.join();
+    if (m_thread.joinable())
+        m_thread.join();
 }
 
 std::uint64_t Runner::submit(RunJob job) {
@@ -124,12 +129,35 @@ void Runner::setOnPublish(std::function<void()> callback) {
 
 void Runner::work() {
     for (;;) {
-        RunJob job;
-        std::uint64_t id;
         {
             std::unique_lock lock(m_mutex);
             m_wake.wait(lock, [this] { return m_stopping || m_pending.has_value(); });
             if (m_stopping)
+                return;
+        }
+        runPendingJob();
+    }
+}
+
+bool Runner::runPending() {
+    if constexpr (kThreadsAvailable)
+        return false;  // the worker thread does it
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_pending || m_stopping)
+            return false;
+    }
+    runPendingJob();
+    return true;
+}
+
+void Runner::runPendingJob() {
+    {
+        RunJob job;
+        std::uint64_t id;
+        {
+            std::unique_lock lock(m_mutex);
+            if (!m_pending)
                 return;
             job = std::move(*m_pending);
             id = m_pendingId;

@@ -8,6 +8,8 @@
 //
 // A new job supersedes the one waiting and cancels the one running (the CPU
 // executor stops between blocks), so dragging a slider never queues up work.
+// The browser build has no threads: there the app runs the waiting job
+// between two frames (runPending), and the page shows "running" meanwhile.
 #pragma once
 
 #include <atomic>
@@ -121,9 +123,15 @@ public:
     // Called on the worker thread after each publication (the app wakes its
     // event loop with it); never after the destructor has started.
     void setOnPublish(std::function<void()> callback);
+    // In a build without threads (the browser's, core/threads.hpp), runs the
+    // waiting job here and now, and says whether there was one; the app calls
+    // it between frames. With threads, the worker does that and this does
+    // nothing.
+    bool runPending();
 
 private:
     void work();
+    void runPendingJob();
     RunOutcome execute(std::uint64_t id, RunJob job);
     Result<std::shared_ptr<const Image>> inputFor(const InputSpec& spec, int dims);
 

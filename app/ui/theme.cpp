@@ -1,6 +1,8 @@
 #include "ui/theme.hpp"
 
+#if defined(IMGUI_ENABLE_FREETYPE)
 #include <imgui_freetype.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -126,14 +128,18 @@ std::filesystem::path findFont(const char* file) {
 void loadFonts(Theme& theme) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
+#if defined(IMGUI_ENABLE_FREETYPE)
     io.Fonts->SetFontLoader(ImGuiFreeType::GetFontLoader());
     io.Fonts->FontLoaderFlags = 0;  // the font's own hinting: sharpest at small sizes
+#endif  // else (the browser build) ImGui's own stb_truetype rasteriser
 
     const auto sans = findFont("DejaVuSans.ttf");
     const auto mono = findFont("DejaVuSansMono.ttf");
     const auto bold = findFont("DejaVuSans-Bold.ttf");
     ImFontConfig config;
+#if defined(IMGUI_ENABLE_FREETYPE)
     config.OversampleH = config.OversampleV = 1;  // FreeType renders at the exact size
+#endif
     if (!sans.empty() && !mono.empty()) {
         theme.ui = io.Fonts->AddFontFromFileTTF(sans.c_str(), 16.0f, &config);
         theme.mono = io.Fonts->AddFontFromFileTTF(mono.c_str(), 16.0f, &config);

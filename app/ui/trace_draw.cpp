@@ -201,6 +201,10 @@ bool drawSteppingBar(TraceSession& session, const Theme& theme, LayoutProbe& pro
     probe.record("trace.cursor", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
                  std::to_string(c) + " " + std::to_string(replay->blockIndex()));
     probe.record("trace.backend", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), replay->trace().backend);
+    // The step and the phase, for tests: "<step> <steps> <phase> <phases>".
+    probe.record("trace.step", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                 std::to_string(step) + " " + std::to_string(replay->stepCount()) + " " + std::to_string(phase) + " " +
+                     std::to_string(replay->phaseCount()));
     if (session.granularity() == Granularity::WarpRequest)
         drawRequestLine(session, probe);
     if (const std::string note = session.note(); !note.empty()) {

@@ -116,6 +116,11 @@ TraceSession::TraceSession(App& app) : m_app(app) {
     m_lastTime = seconds();
 }
 
+void TraceSession::runPending() {
+    for (auto& run : m_runs)
+        run->runner->runPending();
+}
+
 TraceSession::~TraceSession() {
     // The runners first: their threads call back into the runs.
     for (auto& run : m_runs)

@@ -83,6 +83,9 @@ public:
     // Once a frame, before the panels: submits traces, takes in finished
     // models, resolves the selection, advances playing.
     void update();
+    // In a build without threads (the browser's), runs the traces waiting,
+    // between two frames (Runner::runPending); elsewhere nothing.
+    void runPending();
     // Space, arrows, Home/End, PageUp/PageDown (not while typing).
     void handleKeys();
 

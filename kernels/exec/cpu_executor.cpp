@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "core/threads.hpp"
 #include "exec/cpu_runtime.hpp"
 #include "exec/fault.hpp"
 #include "exec/fiber.hpp"
@@ -242,6 +243,7 @@ Result<TracedBlocks> runGrid(const LaunchPlan& plan, const std::function<void()>
     unsigned workers = options.workers > 0 ? static_cast<unsigned>(options.workers)
                                            : std::max(1u, std::thread::hardware_concurrency());
     workers = std::min(workers, blockCount);
+    if constexpr (!kThreadsAvailable) workers = 1;  // the browser build: the page's one thread
 
     std::vector<LaunchFaults> blockFaults(blockCount);
     std::atomic<unsigned> next{0};

@@ -5,7 +5,13 @@
 namespace tilescope::cuda {
 
 GpuInfo gpuInfo() {
+#if defined(__EMSCRIPTEN__)
+    return GpuInfo{false, "this is TileScope in a web browser, which cannot reach a GPU through CUDA: every launch runs "
+                          "on the CPU executor (the desktop app runs the real kernels on an NVIDIA GPU)",
+                   {}};
+#else
     return GpuInfo{false, "TileScope was built without CUDA (no CUDA compiler was found)", {}};
+#endif
 }
 
 Result<double> executePlain(const LaunchPlan&, const HostArrays&, const BarrierDrop&) {

@@ -68,7 +68,7 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-// What switches fibers in this build: "own", "boost" or "ucontext".
+// What switches fibers in this build: "own", "boost", "ucontext" or "emscripten" (the browser build).
 const char* fiberImplementation();
 
 }  // namespace tilescope::cpu

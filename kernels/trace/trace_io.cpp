@@ -16,6 +16,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "core/charconv.hpp"
+
 namespace tilescope {
 
 using Json = nlohmann::ordered_json;
@@ -91,14 +93,10 @@ Json floatJson(float f) {
     // The shortest decimal that reads back as this float, as a double (so
     // the file says 0.42, not 0.41999998688697815); the exact double when
     // that decimal would not read back.
-    char buffer[64];
-    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer - 1, f);
-    if (ec == std::errc()) {
-        *end = '\0';
-        const double d = std::strtod(buffer, nullptr);
-        if (static_cast<float>(d) == f && std::signbit(d) == std::signbit(f))
-            return d;
-    }
+    const std::string text = shortestDecimal(f);
+    const double d = std::strtod(text.c_str(), nullptr);
+    if (static_cast<float>(d) == f && std::signbit(d) == std::signbit(f))
+        return d;
     return static_cast<double>(f);
 }
 
@@ -283,7 +281,7 @@ void encodeThread(std::string& out, const Event* events, std::size_t n) {
         const bool memory = e.op == Op::Load || e.op == Op::Store;
         const bool expressible = static_cast<unsigned>(e.op) <= 3 &&
                                  (memory ? e.array < kArrayCount : (e.array == kArrayNone && e.index == -1)) &&
-                                 (e.op != Op::Barrier || std::bit_cast<std::uint32_t>(e.value) == 0);
+                                 (e.op != Op::Barrier || bitCast<std::uint32_t>(e.value) == 0);
         if (!expressible) {
             out.push_back(static_cast<char>(kTagRaw));
             putRawEvent(out, e);
@@ -291,7 +289,7 @@ void encodeThread(std::string& out, const Event* events, std::size_t n) {
             unsigned tag = static_cast<unsigned>(e.op) | (memory ? static_cast<unsigned>(e.array) << 2 : 0u);
             if (first || e.line != line)
                 tag |= kTagLine;
-            const bool zero = std::bit_cast<std::uint32_t>(e.value) == 0;
+            const bool zero = bitCast<std::uint32_t>(e.value) == 0;
             if (zero)
                 tag |= kTagZero;
             if (e.phase != barriers)

@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""The browser build in a real browser: headless Chromium loads the page from
+a local web server and this script checks, by pixel colour, what the desktop
+UI tests check (tests/ui_test.cpp): the corner block of conv2d_tiled_in with
+its ghost cells and its halo ring, its edge threads switched off while the
+others compute, the legend, and stepping by the keyboard. It also measures
+what docs/performance.md reports for the page: the time from the page's load
+to the first result, and the frame rate while stepping.
+
+  tests/web/page_test.py [--web build-web/web] [--chromium chromium] [--report FILE]
+
+The oracle is the book's geometry (section 7.5, 4th edition), worked out here
+and not read from the app: the demo runs conv2d_tiled_in with a 5x5 mask
+(r = 2) on 16x16 blocks over a 64x64 image, so IN_TILE_DIM = 16, OUT_TILE_DIM
+= 12, and block (0,0) loads input rows and columns -2..13: those at -2 and -1
+are ghost cells (16*16 - 14*14 = 60 of them), 12 and 13 the halo, and the
+threads with tx or ty < 2 or >= 14 are switched off once the tile is loaded
+(16*16 - 12*12 = 112 of them).
+
+Needs python3-websocket and python3-pil (Debian); exits 0 when every check
+passes, 1 otherwise, 77 when no browser can be started (skipped).
+"""
+import argparse
+import base64
+import functools
+import http.server
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+import websocket  # python3-websocket
+from PIL import Image  # python3-pil
+
+WIDTH, HEIGHT = 1600, 900
+
+# The everyday palette (app/ui/theme.cpp: Okabe-Ito), as in tests/ui_test.cpp.
+GHOST = (0xCC, 0x79, 0xA7)
+HALO = (0xE6, 0x9F, 0x00)
+SWITCHED_OFF = (0x8C, 0x8C, 0x8C)
+COMPUTING = (0x00, 0x9E, 0x73)
+
+R, IN_TILE = 2, 16
+OUT_TILE = IN_TILE - 2 * R
+
+
+class Failures:
+    def __init__(self):
+        self.messages = []
+
+    def check(self, ok, message):
+        if not ok:
+            self.messages.append(message)
+            print("FAILED: " + message, flush=True)
+        return ok
+
+
+def near(a, b, tolerance=12):
+    return all(abs(int(x) - int(y)) <= tolerance for x, y in zip(a[:3], b[:3]))
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
+                      ".js": "text/javascript", ".data": "application/octet-stream"}
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(folder):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(QuietHandler, directory=folder))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+class Browser:
+    """Headless Chromium, driven through the DevTools protocol."""
+
+    def __init__(self, chromium, profile):
+        self.process = subprocess.Popen(
+            [chromium, "--headless=new", "--no-sandbox", "--disable-gpu-sandbox", "--no-first-run",
+             "--no-default-browser-check", "--disable-extensions", "--use-angle=swiftshader",
+             "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist", "--remote-debugging-port=0",
+             f"--user-data-dir={profile}", f"--window-size={WIDTH},{HEIGHT}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        endpoint = None
+        deadline = time.time() + 60
+        while time.time() < deadline and endpoint is None:
+            line = self.process.stderr.readline()
+            if not line:
+                if self.process.poll() is not None:
+                    break
+                continue
+            match = re.search(r"DevTools listening on (ws://\S+)", line)
+            if match:
+                endpoint = match.group(1)
+        if endpoint is None:
+            raise RuntimeError("Chromium did not start its DevTools endpoint")
+        threading.Thread(target=self._drain, daemon=True).start()
+        port = re.search(r":(\d+)/", endpoint).group(1)
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(t for t in targets if t["type"] == "page")
+        self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=120,
+                                                  suppress_origin=True)
+        self.next_id = 0
+        self.console = []
+
+    def _drain(self):
+        for _ in self.process.stderr:
+            pass
+
+    def call(self, method, **params):
+        self.next_id += 1
+        ident = self.next_id
+        self.socket.send(json.dumps({"id": ident, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("method") == "Runtime.consoleAPICalled":
+                self.console.append(" ".join(str(a.get("value", "")) for a in message["params"]["args"]))
+            if message.get("id") == ident:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def screenshot(self):
+        data = self.call("Page.captureScreenshot", format="png")["data"]
+        return Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
+
+    def key(self, key, code, keycode):
+        for kind in ("rawKeyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", type=kind, key=key, code=code, windowsVirtualKeyCode=keycode,
+                      nativeVirtualKeyCode=keycode)
+
+    def close(self):
+        try:
+            self.socket.close()
+        finally:
+            self.process.kill()
+            self.process.wait()
+
+
+def layout(browser):
+    text = browser.evaluate("typeof Module !== 'undefined' && Module.calledRun ? "
+                            "Module.UTF8ToString(Module._tilescope_layout()) : '{}'")
+    return json.loads(text or "{}")
+
+
+def item(lay, name):
+    for entry in reversed(lay.get("items", [])):
+        if entry["name"] == name:
+            return entry
+    return None
+
+
+def wait_settled(browser, timeout=120):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        lay = layout(browser)
+        if lay.get("settled") and item(lay, "grid.cell0") and item(lay, "threads.cell0"):
+            return lay
+        time.sleep(0.05)
+    raise RuntimeError("the page did not show its first result in %d s" % timeout)
+
+
+def step_info(lay):
+    """(step, steps, phase) from the stepping bar's probe record."""
+    entry = item(lay, "trace.step")
+    if not entry:
+        return None
+    step, steps, phase, _phases = (int(v) for v in entry["text"].split())
+    return step, steps, phase
+
+
+def check_corner_block(failures, shot, lay):
+    cell0 = item(lay, "grid.cell0")["rect"]
+    view = item(lay, "grid.view")["rect"]
+    cell = cell0[2] - cell0[0]
+    failures.check(cell >= 8, f"the grid zooms to the selected block (a cell is {cell:.1f} pixels)")
+
+    def at(x, y, u, v):
+        return cell0[0] + (x + u) * cell, cell0[1] + (y + v) * cell
+
+    def visible(p):
+        return view[0] < p[0] < view[2] and view[1] < p[1] < view[3]
+
+    ghosts = halos = internal = 0
+    for y in range(-R, IN_TILE - R):
+        for x in range(-R, IN_TILE - R):
+            if x < 0 or y < 0:  # outside the image: a ghost cell, stored as 0
+                p = at(x, y, 0.3, 0.5)
+                if failures.check(visible(p), f"ghost cell {x},{y} is in view"):
+                    seen = shot.getpixel((int(p[0]), int(p[1])))
+                    ghosts += failures.check(near(seen, GHOST), f"ghost cell {x},{y} is {seen}, not the ghost colour")
+            elif (x >= OUT_TILE or y >= OUT_TILE) and 1 <= y < OUT_TILE - 1:
+                # the halo band, at the cell's bottom edge (away from the tiles' outlines)
+                p = at(x, y, 0.5, 0.86)
+                if failures.check(visible(p), f"halo cell {x},{y} is in view"):
+                    seen = shot.getpixel((int(p[0]), int(p[1])))
+                    halos += failures.check(near(seen, HALO), f"halo cell {x},{y} is {seen}, not the halo colour")
+            elif 3 <= x < 10 and 3 <= y < 10:
+                p = at(x, y, 0.5, 0.86)
+                seen = shot.getpixel((int(p[0]), int(p[1])))
+                internal += failures.check(not near(seen, HALO, 30), f"internal cell {x},{y} has the halo colour")
+    failures.check(ghosts == IN_TILE * IN_TILE - (IN_TILE - R) ** 2,
+                   f"{ghosts} ghost cells in the ghost colour, of the corner block's 60")
+    failures.check(halos == 2 * 10, f"{halos} halo cells banded, of 20")
+    return ghosts, halos
+
+
+def check_threads(failures, shot, lay):
+    cell0 = item(lay, "threads.cell0")
+    columns = int(cell0["text"])
+    failures.check(columns == IN_TILE, f"the thread view has {columns} columns, not {IN_TILE}")
+    x0, y0, x1, _ = cell0["rect"]
+    cell = x1 - x0
+    off = computing = 0
+    for t in range(IN_TILE * IN_TILE):
+        tx, ty = t % IN_TILE, t // IN_TILE
+        seen = shot.getpixel((int(x0 + (tx + 0.3) * cell), int(y0 + (ty + 0.35) * cell)))
+        edge = tx < R or tx >= IN_TILE - R or ty < R or ty >= IN_TILE - R
+        if edge:
+            off += failures.check(near(seen, SWITCHED_OFF), f"edge thread {tx},{ty} is {seen}, not switched off")
+        else:
+            failures.check(not near(seen, SWITCHED_OFF), f"inner thread {tx},{ty} is drawn switched off")
+            computing += near(seen, COMPUTING)
+    failures.check(off == IN_TILE * IN_TILE - OUT_TILE * OUT_TILE, f"{off} edge threads switched off, of 112")
+    failures.check(computing > 0, "some inner threads are computing")
+    return off, computing
+
+
+def check_legend(failures, shot, lay):
+    swatches = {e["text"]: e["rect"] for e in lay.get("items", []) if e["name"] == "legend.swatch"}
+    for word, colour in (("ghost", GHOST), ("halo", HALO), ("switched off", SWITCHED_OFF)):
+        label = next((t for t in swatches if word in t.lower()), None)
+        if not failures.check(label is not None, f"the legend has a swatch for {word} (it has {sorted(swatches)})"):
+            continue
+        x0, y0, x1, y1 = swatches[label]
+        inside = [shot.getpixel((int(x0 + (x1 - x0) * u), int(y0 + (y1 - y0) * 0.5))) for u in (0.25, 0.5, 0.75)]
+        failures.check(any(near(p, colour, 16) for p in inside),
+                       f"the legend's {word} swatch ({label}) is {inside}, not {colour}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser.add_argument("--web", default=os.path.join(root, "build-web", "web"))
+    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
+    parser.add_argument("--report", help="write the measured numbers here (JSON)")
+    parser.add_argument("--screenshot", help="save the checked screenshot here (PNG)")
+    args = parser.parse_args()
+    if not os.path.isfile(os.path.join(args.web, "index.html")):
+        print(f"no page in {args.web}: build it first (scripts/bootstrap.sh web)")
+        return 1
+    if not args.chromium:
+        print("SKIPPED: no Chromium (Debian: chromium)")
+        return 77
+
+    failures = Failures()
+    server = serve(args.web)
+    profile = tempfile.mkdtemp(prefix="tilescope-chromium-")
+    browser = None
+    report = {}
+    try:
+        browser = Browser(args.chromium, profile)
+        browser.call("Page.enable")
+        browser.call("Runtime.enable")
+        browser.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=HEIGHT, deviceScaleFactor=1,
+                     mobile=False)
+        url = f"http://127.0.0.1:{server.server_address[1]}/index.html?probe=1&select=0,0"
+        start = time.time()
+        browser.call("Page.navigate", url=url)
+        lay = wait_settled(browser)
+        report["first_result_seconds"] = round(time.time() - start, 3)
+        print(f"first result {report['first_result_seconds']:.2f} s after the page was asked for", flush=True)
+
+        # The app says, once, that it runs on the CPU executor.
+        backend = item(lay, "result.backend")
+        failures.check(backend is not None and "cpu" in backend["text"].lower(),
+                       f"the Result panel says the CPU ran it: {backend and backend['text']!r}")
+
+        # Stepping by the keyboard: → moves one step; step into the computing
+        # phase (phase 1, after the barrier that ends the tile load).
+        browser.call("Input.dispatchMouseEvent", type="mouseMoved", x=WIDTH // 2, y=HEIGHT - 5)
+        info = step_info(lay)
+        failures.check(info is not None, "the stepping bar is shown")
+        if info and info[0] != 0:
+            browser.key("Home", "Home", 36)
+            time.sleep(0.2)
+            info = step_info(layout(browser))
+        failures.check(info is not None and info[0] == 0, f"Home goes to step 0 ({info})")
+        presses, frames_start = 0, time.time()
+        while info and info[2] < 1 and presses < 400:
+            before = info[0]
+            browser.key("ArrowRight", "ArrowRight", 39)
+            presses += 1
+            for _ in range(100):
+                info = step_info(layout(browser))
+                if info and info[0] != before:
+                    break
+                time.sleep(0.005)
+            failures.check(info and info[0] == before + 1, f"→ moved from step {before} to {info and info[0]}")
+            if failures.messages:
+                break
+        for _ in range(3):
+            before = info[0]
+            browser.key("ArrowRight", "ArrowRight", 39)
+            presses += 1
+            for _ in range(100):
+                info = step_info(layout(browser))
+                if info and info[0] != before:
+                    break
+                time.sleep(0.005)
+        stepping = time.time() - frames_start
+        report["key_steps"] = presses
+        report["key_steps_per_second"] = round(presses / stepping, 1)
+        print(f"{presses} steps by key in {stepping:.2f} s ({presses / stepping:.1f} a second), now {info}",
+              flush=True)
+        failures.check(info is not None and info[2] >= 1, f"→ reached the computing phase ({info})")
+
+        # The frame rate while the trace plays (Space plays it).
+        fps = browser.evaluate("""new Promise(resolve => {
+            let frames = 0; const start = performance.now();
+            function tick(now) { frames++; if (now - start < 2000) requestAnimationFrame(tick);
+                                 else resolve(frames * 1000 / (now - start)); }
+            requestAnimationFrame(tick); })""")
+        report["idle_fps"] = round(fps, 1)
+
+        time.sleep(0.3)
+        lay = layout(browser)
+        shot = browser.screenshot()
+        if args.screenshot:
+            shot.save(args.screenshot)
+        ghosts, halos = check_corner_block(failures, shot, lay)
+        off, computing = check_threads(failures, shot, lay)
+        check_legend(failures, shot, lay)
+        report.update(ghosts=ghosts, halos=halos, switched_off=off, computing=computing)
+        print(f"corner block: {ghosts} ghost cells, {halos} halo cells banded; threads: {off} switched off, "
+              f"{computing} computing; page frame rate {fps:.1f} fps", flush=True)
+    except Exception as error:  # a page that never settles, a browser that died
+        failures.check(False, f"{type(error).__name__}: {error}")
+    finally:
+        if browser:
+            if failures.messages and browser.console:
+                print("the page's console:\n  " + "\n  ".join(browser.console[-30:]))
+            browser.close()
+        server.shutdown()
+        shutil.rmtree(profile, ignore_errors=True)
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump(report, f, indent=2)
+    if failures.messages:
+        print(f"{len(failures.messages)} check(s) failed")
+        return 1
+    print("page test: every check passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
