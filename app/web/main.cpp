@@ -53,7 +53,7 @@ std::string parameter(const char* name) {
 
 // A link can open the app in a state, as the desktop's command line can
 // (`tilescope screenshot --select X,Y --step S --lecture`): ?select=X,Y,
-// ?step=S, ?lecture=1; ?probe=1 records where things are drawn, for the
+// ?step=S, ?lecture=1, ?charts=1 (the strategies compared); ?probe=1 records where things are drawn, for the
 // page's tests (tests/web/).
 void applyParameters(ui::AppOptions& options) {
     int x = 0, y = 0;
@@ -64,6 +64,11 @@ void applyParameters(ui::AppOptions& options) {
         options.view.step = step;
     if (const std::string lecture = parameter("lecture"); !lecture.empty())
         options.lecture = lecture != "0";
+    if (parameter("charts") == "1") {  // the Charts panel open beside the usual ones
+        ui::PanelVisibility panels;
+        panels.charts = true;
+        options.panels = panels;
+    }
     options.probe = parameter("probe") == "1";
 }
 

@@ -125,6 +125,9 @@ class Browser:
             message = json.loads(self.socket.recv())
             if message.get("method") == "Runtime.consoleAPICalled":
                 self.console.append(" ".join(str(a.get("value", "")) for a in message["params"]["args"]))
+            elif message.get("method") == "Runtime.exceptionThrown":
+                details = message["params"]["exceptionDetails"]
+                self.console.append("exception: " + details.get("exception", {}).get("description", details["text"]))
             if message.get("id") == ident:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
@@ -348,6 +351,17 @@ def main():
         off, computing = check_threads(failures, shot, lay)
         check_legend(failures, shot, lay)
         report.update(ghosts=ghosts, halos=halos, switched_off=off, computing=computing)
+
+        # The Charts panel: its sweep traces a block per point through the
+        # fibers, from inside a panel, between two frames.
+        start = time.time()
+        browser.call("Page.navigate", url=url.replace("probe=1", "probe=1&charts=1"))
+        time.sleep(0.5)
+        lay = wait_settled(browser, timeout=240)
+        points = [e for e in lay.get("items", []) if e["name"].startswith("charts.point.")]
+        report["charts_seconds"] = round(time.time() - start, 2)
+        failures.check(len(points) > 0, "the Charts panel drew its measured points")
+        print(f"charts: {len(points)} points measured and drawn in {report['charts_seconds']:.1f} s", flush=True)
         print(f"corner block: {ghosts} ghost cells, {halos} halo cells banded; threads: {off} switched off, "
               f"{computing} computing; page frame rate {fps:.1f} fps", flush=True)
     except Exception as error:  # a page that never settles, a browser that died
