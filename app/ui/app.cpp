@@ -179,6 +179,9 @@ Status App::open() {
     if (offScreen)
         m_capture = std::make_unique<gfx::Framebuffer>(m_window->framebufferWidth(), m_window->framebufferHeight());
     m_frameRenderer = std::make_unique<FrameRenderer>();
+#if defined(__EMSCRIPTEN__)
+    m_frameRenderer->setScreenKeepsItsPixels(true);  // a canvas shows what was drawn into it last
+#endif
 
     m_runner = std::make_unique<Runner>();
     m_runner->setOnPublish([] { gfx::Window::wake(); });
@@ -431,7 +434,8 @@ std::string App::hostLayoutJson() const {
     std::string json = m_probe.toJson(m_window->framebufferWidth(), m_window->framebufferHeight(), scale);
     const std::size_t open = json.find('{');
     if (open != std::string::npos)
-        json.insert(open + 1, std::string("\"settled\": ") + (settled() ? "true" : "false") + ", ");
+        json.insert(open + 1, std::string("\"settled\": ") + (settled() ? "true" : "false") + ", \"redrawn\": " +
+                                  std::to_string(m_frameRenderer ? m_frameRenderer->redrawnLastFrame() : 1.0) + ", ");
     return json;
 }
 
@@ -901,14 +905,18 @@ void App::render() {
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glViewport(0, 0, width, height);
     const float grey = m_settings.lecture ? 0.82f : 0.08f;
-    glClearColor(grey, grey, grey, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
+    const float clear[4] = {grey, grey, grey, 1.0f};
+    glClearColor(clear[0], clear[1], clear[2], clear[3]);
+    // (Where the screen keeps its pixels, the picture's copy covers them all,
+    // or nothing changed and they stay as they are.)
+    if (!m_frameRenderer->screenKeepsItsPixels() || m_capture || m_panelCostsNow)
+        glClear(GL_COLOR_BUFFER_BIT);
     // The Charts panel is drawn opaque and square (drawPanels): what lies under it is not drawn.
     static constexpr const char* kOpaqueWindows[] = {"Charts###charts"};
     const auto backend = [](ImDrawData* d) { ImGui_ImplOpenGL3_RenderDrawData(d); };
     // Timing each panel: each drawn whole, every frame.
     m_frameRenderer->render(
-        *ImGui::GetDrawData(), width, height, kOpaqueWindows,
+        *ImGui::GetDrawData(), width, height, m_capture ? m_capture->id() : 0, clear, kOpaqueWindows,
         [&](ImDrawData* d) {
             if (m_panelCostsNow)
                 m_panelCostsNow->renderByWindow(*d, backend);

@@ -88,11 +88,9 @@ struct FrameRenderer::Window {
 FrameRenderer::FrameRenderer() = default;
 FrameRenderer::~FrameRenderer() = default;
 
-void FrameRenderer::render(const ImDrawData& data, int width, int height, std::span<const char* const> opaque,
-                           const std::function<void(ImDrawData*)>& render, bool whole) {
-    GLint target = 0;
-    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
-
+void FrameRenderer::render(const ImDrawData& data, int width, int height, unsigned target, const float (&clear)[4],
+                           std::span<const char* const> opaque, const std::function<void(ImDrawData*)>& render,
+                           bool whole) {
     // The opaque windows drawn, and where each stands in the order of drawing.
     struct Cover {
         int order;
@@ -126,6 +124,7 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
         extents.push_back(extent);
     }
     if (whole) {
+        m_shown = false;
         m_picture.reset();
         m_last.clear();
         m_redrawn = 1.0;
@@ -134,8 +133,6 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
     }
 
     // What each window drew, beside what it drew last frame.
-    float clear[4] = {};
-    glGetFloatv(GL_COLOR_CLEAR_VALUE, clear);
     bool all = !m_picture || m_picture->width() != width || m_picture->height() != height ||
                std::memcmp(clear, m_clear, sizeof clear) != 0 || m_displayPos.x != data.DisplayPos.x ||
                m_displayPos.y != data.DisplayPos.y || m_displaySize.x != data.DisplaySize.x ||
@@ -240,17 +237,29 @@ void FrameRenderer::render(const ImDrawData& data, int width, int height, std::s
         }
         m_redrawn = redrawn / (static_cast<double>(width) * height);
     } else {
-        // Nothing to draw; the backend still takes in the font atlas's updates.
+        // Nothing to draw; the backend still takes in the font atlas's
+        // updates, if any. (Not calling it otherwise matters in a browser,
+        // where each of the OpenGL state queries it makes first waits for the
+        // GPU process.)
         m_redrawn = 0.0;
         composed.CmdLists.clear();
         composed.TotalVtxCount = composed.TotalIdxCount = 0;
-        render(&composed);
+        const bool texturesToUpdate =
+            data.Textures && std::any_of(data.Textures->begin(), data.Textures->end(),
+                                         [](const ImTextureData* t) { return t->Status != ImTextureStatus_OK; });
+        if (texturesToUpdate)
+            render(&composed);
+        if (m_screenKeeps && m_shown && target == 0) {
+            glBindFramebuffer(GL_FRAMEBUFFER, target);
+            return;  // the screen shows this picture already
+        }
     }
     // The picture onto the screen (or the screenshot's framebuffer).
+    m_shown = target == 0;
     glBindFramebuffer(GL_READ_FRAMEBUFFER, m_picture->id());
-    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(target));
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
     glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target));
+    glBindFramebuffer(GL_FRAMEBUFFER, target);
 }
 
 }  // namespace tilescope::ui

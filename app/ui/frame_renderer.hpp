@@ -35,13 +35,24 @@ public:
     FrameRenderer(const FrameRenderer&) = delete;
     FrameRenderer& operator=(const FrameRenderer&) = delete;
 
-    // Draws `data` into the framebuffer bound now, which is `width` x `height`
-    // pixels and was just cleared. `opaque`: names of windows with an opaque
+    // Draws `data` into the framebuffer `target`, bound now, which is `width` x
+    // `height` pixels and was just cleared to `clear`. (Both are passed in, not
+    // asked of OpenGL: in a browser each such query waits for the GPU
+    // process.) `opaque`: names of windows with an opaque
     // background and square corners. `render` draws draw data (ImGui's OpenGL
     // backend, or one that times each window). `whole`: draw every pixel
     // again (and keep no picture), as when timing each panel's whole cost.
-    void render(const ImDrawData& data, int width, int height, std::span<const char* const> opaque,
-                const std::function<void(ImDrawData*)>& render, bool whole = false);
+    void render(const ImDrawData& data, int width, int height, unsigned target, const float (&clear)[4],
+                std::span<const char* const> opaque, const std::function<void(ImDrawData*)>& render,
+                bool whole = false);
+
+    // Whether the screen keeps its pixels until drawn to again, as a
+    // browser's canvas does (it shows the last frame drawn into it): then a
+    // frame with nothing changed is not copied to the screen at all. A
+    // window's back buffer after a swap holds nothing dependable, so the
+    // desktop copies every frame.
+    void setScreenKeepsItsPixels(bool keeps) { m_screenKeeps = keeps; }
+    bool screenKeepsItsPixels() const { return m_screenKeeps; }
 
     // The last frame: how many windows were left out (hidden), and the share
     // of the picture drawn again (1: all of it).
@@ -56,6 +67,8 @@ private:
     ImVec2 m_displayPos{}, m_displaySize{}, m_scale{};
     int m_hidden = 0;
     double m_redrawn = 1.0;
+    bool m_screenKeeps = false;
+    bool m_shown = false;  // the picture as it is now has been copied to the screen
 };
 
 }  // namespace tilescope::ui
