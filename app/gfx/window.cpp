@@ -29,8 +29,10 @@ EM_JS(void, pageChooseFiles, (const char* extensions), {
         const paths = [];
         for (const file of input.files) {
             const bytes = new Uint8Array(await file.arrayBuffer());
-            try { FS.mkdir('/uploads'); } catch (e) {}
-            const path = '/uploads/' + file.name.split('/').join('_');
+            // Kept in the browser's storage beside the settings (app/web/page.js),
+            // so that the set-up that names the file still finds it after a reload.
+            try { FS.mkdir('/persist/uploads'); } catch (e) {}
+            const path = '/persist/uploads/' + file.name.split('/').join('_');
             FS.writeFile(path, bytes);
             paths.push(path);
         }
