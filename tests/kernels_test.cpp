@@ -123,7 +123,9 @@ TEST_P(EveryKernel, EveryBlockEdgeAtEveryRadius) {
                 if (!result) {
                     const std::string& why = result.error().message;
                     const bool expected = why.find("leaves no output tile") != std::string::npos ||
-                                          why.find("halo cells on each side") != std::string::npos;
+                                          why.find("halo cells on each side") != std::string::npos ||
+                                          why.find("the block edge must be even") != std::string::npos ||
+                                          why.find("bytes a block can have") != std::string::npos;
                     EXPECT_TRUE(expected) << k.name << " r=" << r << " block " << edge << ": " << why;
                     ++refused;
                     continue;
@@ -135,11 +137,20 @@ TEST_P(EveryKernel, EveryBlockEdgeAtEveryRadius) {
     }
     // 4 kernels x 8 radii x 8 edges in 1D and 7 x 8 x 10 in 2D; refused: the
     // tiled-input kernels (conv2d_tiled_in, conv2d_tiled_pitched) whenever
-    // edge <= 2r, and conv1d_tiled whenever r > edge.
+    // edge <= 2r, conv1d_tiled whenever r > edge, and conv2d_fast at 7x7 and
+    // 9x9, where its block is edge x edge/2 threads, for an odd edge and where
+    // its two staged tiles, 4 * edge + 8 floats wide and 2 * edge + 2r tall,
+    // need more shared memory than the run's device gives a block.
+    const DeviceLimits limits = currentLimits();  // what the runner plans with, for either backend
     int expectedRefused = 0;
     for (int r = 0; r <= 7; ++r) {
-        for (int edge : {1, 3, 4, 8, 12, 16, 20, 24, 31, 32})
+        for (int edge : {1, 3, 4, 8, 12, 16, 20, 24, 31, 32}) {
             expectedRefused += edge <= 2 * r ? 2 : 0;
+            if (r == 3 || r == 4) {
+                const std::size_t staged = 2u * (4 * edge + 8) * (2 * edge + 2 * r) * sizeof(float);
+                expectedRefused += edge % 2 != 0 || staged > limits.sharedPerBlockOptin ? 1 : 0;
+            }
+        }
         for (int edge : {1, 3, 4, 32, 33, 100, 256, 1024})
             expectedRefused += r > edge ? 1 : 0;
     }
@@ -280,25 +291,45 @@ TEST(DeviceLimits, EachLimitSaysWhichSettingItBoundsWithThisLaunchsNumbers) {
 TEST(Plan, Conv2dFastTakesItsBlockPerRadiusUnlessOneIsAsked) {
     const DeviceLimits limits = hopperLimits();
     const KernelInfo& fast = *findKernel("conv2d_fast");
-    // Block 0: the radius picks it (24x24 at r = 1 and 4, 16x16 at r = 2, 5, 6 and 7).
-    for (auto [mask, edge] : {std::pair{3, 24}, std::pair{5, 16}, std::pair{9, 24}, std::pair{11, 16}, std::pair{13, 16},
-                              std::pair{15, 16}}) {
+    // Block 0: the radius picks it (24x24 at r = 1, 16x16 at r = 2, 5, 6 and
+    // 7; staged, 24 x 12 threads at r = 3 and 16 x 8 at r = 4).
+    for (auto [mask, edge] : {std::pair{3, 24}, std::pair{5, 16}, std::pair{7, 24}, std::pair{9, 16}, std::pair{11, 16},
+                              std::pair{13, 16}, std::pair{15, 16}}) {
+        const int r = mask / 2;
+        const bool staged = r == 3 || r == 4;
         auto plan = planLaunch(fast, Problem{1000, 700, 1, 2, mask, mask, 0}, limits, false);
         ASSERT_TRUE(plan.ok()) << plan.error().message;
         EXPECT_EQ(plan->block.x, static_cast<unsigned>(edge)) << "mask " << mask;
-        EXPECT_EQ(plan->block.y, static_cast<unsigned>(edge)) << "mask " << mask;
-        // Each thread a 4x4 patch: a block covers 4 * edge outputs on each side.
+        EXPECT_EQ(plan->block.y, static_cast<unsigned>(staged ? edge / 2 : edge)) << "mask " << mask;
+        // Each thread a 4x4 patch (staged: one in each of two bands): a block covers 4 * edge outputs on each side.
         EXPECT_EQ(plan->outTile, 4 * edge);
         EXPECT_EQ(plan->grid.x, static_cast<unsigned>((1000 + 4 * edge - 1) / (4 * edge)));
         EXPECT_EQ(plan->grid.y, static_cast<unsigned>((700 + 4 * edge - 1) / (4 * edge)));
+        // Staged: two tiles of 4 * edge + 8 columns (whole float4s of halo) by a band's 2 * edge rows and 2r more.
+        const std::size_t tiles = staged ? 2u * (4 * edge + 8) * (2 * edge + 2 * r) * sizeof(float) : 0u;
+        EXPECT_EQ(plan->sharedBytes, tiles) << "mask " << mask;
+        const FastStaging f = fastStaging(*plan);
+        EXPECT_EQ(f.bands, staged ? 2 : 0);
+        if (staged) {
+            EXPECT_EQ(f.tileWidth, 4 * edge + 8);
+            EXPECT_EQ(f.tileHeight, 2 * edge + 2 * r);
+            EXPECT_EQ(f.bandRows, 2 * edge);
+        }
     }
     // A block that is asked for is kept, and the other kernels keep theirs.
-    auto asked = planLaunch(fast, Problem{1000, 700, 1, 2, 9, 9, 16}, limits, false);
+    auto asked = planLaunch(fast, Problem{1000, 700, 1, 2, 9, 9, 24}, limits, false);
     ASSERT_TRUE(asked.ok());
-    EXPECT_EQ(asked->block.x, 16u);
+    EXPECT_EQ(asked->block.x, 24u);
+    EXPECT_EQ(asked->block.y, 12u);
     auto basic = planLaunch(*findKernel("conv2d_basic"), Problem{1000, 700, 1, 2, 9, 9, 0}, limits, false);
     ASSERT_TRUE(basic.ok());
     EXPECT_EQ(basic->block.x, 16u);
+    // A staged block is edge x edge/2: an odd edge is refused, with the even one to use.
+    auto odd = planLaunch(fast, Problem{1000, 700, 1, 2, 7, 7, 15}, limits, false);
+    ASSERT_FALSE(odd.ok());
+    EXPECT_NE(odd.error().message.find("must be even (got 15); use --block 16"), std::string::npos)
+        << odd.error().message;
+    EXPECT_TRUE(planLaunch(fast, Problem{1000, 700, 1, 2, 5, 5, 15}, limits, false).ok());
 }
 
 TEST(DeviceLimits, AWhatIfLaunchIsMarkedOverAndTheMaskInGlobalMemoryIsNamed) {

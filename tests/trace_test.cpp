@@ -1173,10 +1173,21 @@ TEST(TraceGpu, SameEventsAndCountsAsTheCpu) {
     std::string reason;
     if (!gpuAvailable(&reason))
         GTEST_SKIP() << "no GPU: " << reason;
-    for (const KernelInfo& k : allKernels()) {
+    struct Case {
+        const KernelInfo* k;
+        int width, mask;
+    };
+    std::vector<Case> cases;
+    for (const KernelInfo& k : allKernels()) cases.push_back({&k, 37, 5});
+    // conv2d_fast's staged radii, with rows at multiples of 4 floats (float4 copies) and not (one float at a time).
+    const KernelInfo* fast = findKernel("conv2d_fast");
+    cases.push_back({fast, 40, 9});
+    cases.push_back({fast, 37, 7});
+    for (const auto& [kp, width, mask] : cases) {
+        const KernelInfo& k = *kp;
         const bool twoD = k.dims == 2;
-        const Image in = twoD ? randomImage(37, 29, k.multiChannel ? 3 : 1, 2) : signal(300);
-        const Mask m = twoD ? mask2D(5) : mask1D(5);
+        const Image in = twoD ? randomImage(width, 29, k.multiChannel ? 3 : 1, 2) : signal(300);
+        const Mask m = twoD ? mask2D(mask) : mask1D(mask);
         TracedRun cpu = traced(k.name, in, m, twoD ? 12 : 64, {}, false, Backend::Cpu);
         TracedRun gpu = traced(k.name, in, m, twoD ? 12 : 64, {}, false, Backend::Cuda);
         ASSERT_TRUE(cpu.ok && gpu.ok) << k.name << ": " << cpu.error << gpu.error;

@@ -38,7 +38,8 @@ void addKernelOptions(CLI::App& c, KernelOptions& o, bool allowGenerated) {
         mask->required();
     }
     c.add_option("--block,-b", o.block,
-                 "block edge: blockDim.x for 1D kernels, blockDim.x = blockDim.y for 2D kernels");
+                 "block edge: blockDim.x for 1D kernels, blockDim.x = blockDim.y for 2D kernels (conv2d_fast at 7x7 "
+                 "and 9x9: edge x edge/2)");
     c.add_option("--backend", o.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     c.add_flag("--what-if", o.whatIf,
                "let the CPU executor run a configuration no GPU can launch (over 1024 threads, too much shared "

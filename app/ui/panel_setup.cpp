@@ -302,8 +302,15 @@ void SetupPanel::drawLaunch() {
                 std::snprintf(text, sizeof text, "OUT_TILE_DIM = %d, IN_TILE_DIM = %d + 2r = %d", b, b, b + 2 * r);
                 break;
             case TileShape::ThreadPatch:
-                std::snprintf(text, sizeof text, "%d x %d outputs per thread: output tile %d x %d", kFastPatch,
-                              kFastPatch, kFastPatch * b, kFastPatch * b);
+                if (fastStages(r))
+                    std::snprintf(text, sizeof text,
+                                  "%d x %d threads, a %d x %d patch each in %d bands: output tile %d x %d, its input "
+                                  "staged in shared memory",
+                                  b, b / kFastBands, kFastPatch, kFastPatch, kFastBands, kFastPatch * b,
+                                  kFastPatch * b);
+                else
+                    std::snprintf(text, sizeof text, "%d x %d outputs per thread: output tile %d x %d", kFastPatch,
+                                  kFastPatch, kFastPatch * b, kFastPatch * b);
                 break;
         }
         ImGui::TextWrapped("%s", text);

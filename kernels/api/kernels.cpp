@@ -43,8 +43,9 @@ constexpr KernelInfo kKernels[] = {
      {"N", "M", "P", "Ns"}},
     {KernelId::Conv2dFast, "conv2d_fast", 2, "beyond ch. 7: for Hopper",
      "4x4 outputs per thread, input rows slid through registers, float4 loads, radius a template parameter, "
-     "mask unrolled from __constant__ memory",
-     "conv/conv2d_fast.cuh", Space::Constant, TileShape::ThreadPatch, false, false, {"N", "F_c", "P", ""}},
+     "mask unrolled from __constant__ memory; at 7x7 and 9x9 the input staged in shared memory by asynchronous "
+     "copies, two bands of rows a block",
+     "conv/conv2d_fast.cuh", Space::Constant, TileShape::ThreadPatch, true, false, {"N", "F_c", "P", "N_s"}},
 
     // The listings as printed, their defects kept (conv/as_printed/).
     {KernelId::Conv1dBasicAsPrinted, "conv1d_basic_as_printed", 1, "Fig 7.6 (3rd ed.)",

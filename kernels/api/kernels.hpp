@@ -45,7 +45,7 @@ enum class TileShape {
     BlockIsTile, // block = tile; halo read from shared (1D tiled) or from the caches
     BlockIsInputTile,  // block = input tile; OUT = block - 2r; edge threads switched off
     BlockIsOutputTile, // block = output tile; IN = block + 2r loaded in passes
-    ThreadPatch,       // each thread computes kFastPatch x kFastPatch outputs; no shared memory
+    ThreadPatch,       // each thread computes kFastPatch x kFastPatch outputs (two patches where staged: plan.hpp)
 };
 
 struct KernelInfo {

@@ -60,6 +60,13 @@ std::string threadsSentence(const KernelInfo& k, const LaunchPlan* plan, const D
             return base + ". The block is the output tile, so OUT_TILE_DIM <= " + str(edge) + "; the input tile (" +
                    "OUT_TILE_DIM + 2r) is loaded in several passes and may be larger.";
         case TileShape::ThreadPatch:
+            if (plan && fastStages(plan->radius)) {
+                const int wide = squareEdgeWithin(maxThreads * kFastBands) / kFastBands * kFastBands;
+                return "The block: N x N/" + str(kFastBands) + " threads, at most " + str(maxThreads) +
+                       "; each thread computes a " + str(kFastPatch) + " x " + str(kFastPatch) + " patch in each of " +
+                       str(kFastBands) + " bands, so an output tile is at most " + str(kFastPatch * wide) + " x " +
+                       str(kFastPatch * wide) + ".";
+            }
             return base + "; each thread computes " + str(kFastPatch) + " x " + str(kFastPatch) +
                    " outputs, so an output tile is at most " + str(kFastPatch * edge) + " x " + str(kFastPatch * edge) +
                    ".";
@@ -68,6 +75,15 @@ std::string threadsSentence(const KernelInfo& k, const LaunchPlan* plan, const D
 }
 
 std::string sharedSentence(const KernelInfo& k, const LaunchPlan* plan, std::size_t limit) {
+    if (k.tiles == TileShape::ThreadPatch) {
+        const FastStaging f = plan ? fastStaging(*plan) : FastStaging{};
+        if (f.bands == 0)
+            return "Nothing here at this mask: the block reads its inputs through the caches (7x7 and 9x9 stage "
+                   "them in shared memory).";
+        return "The staged tiles: " + str(f.bands) + " bands, each " + str(f.tileWidth) + " x " +
+               str(f.tileHeight) + " floats = " + byteSize(plan->sharedBytes) + " in all, at most " +
+               byteSize(limit) + ".";
+    }
     if (!k.usesShared)
         return "Nothing here: this kernel keeps no tile in shared memory.";
     const long long floats = static_cast<long long>(limit / sizeof(float));

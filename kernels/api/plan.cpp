@@ -17,17 +17,29 @@ int pitchFor(int width, int channels) {
     return (row + 31) / 32 * 32;
 }
 
+FastStaging fastStaging(const LaunchPlan& plan) {
+    FastStaging f;
+    if (plan.kernel != KernelId::Conv2dFast || !fastStages(plan.radius)) return f;
+    f.bands = kFastBands;
+    f.haloColumns = 4 * ((plan.radius + 3) / 4);
+    f.tileWidth = kFastPatch * static_cast<int>(plan.block.x) + 2 * f.haloColumns;
+    f.bandRows = kFastPatch * static_cast<int>(plan.block.y);
+    f.tileHeight = f.bandRows + 2 * plan.radius;
+    return f;
+}
+
 int defaultBlock(const KernelInfo& kernel) { return kernel.dims == 1 ? 256 : 16; }
 
 int defaultBlock(const KernelInfo& kernel, int radius) {
     if (kernel.id != KernelId::Conv2dFast || radius < 0 || radius > kMaxRadius) return defaultBlock(kernel);
     // conv2d_fast on an H100 at 8192x8192 (docs/performance.md): 24x24
-    // threads (96x96 outputs a block) take 3x3 from 0.191 to 0.187 ms and 9x9
-    // from 0.266 to 0.253 ms against 16x16; 5x5 was up to 2% faster with
-    // 16x16, and so were 11x11 and 13x13 (8% and 4%); 15x15 ran the same with
-    // either and keeps 16x16. Radii 0 and 3 take their measured neighbour's
-    // block.
-    constexpr int kFastBlock[kMaxRadius + 1] = {24, 24, 16, 16, 24, 16, 16, 16};
+    // threads (96x96 outputs a block) take 3x3 from 0.191 to 0.187 ms against
+    // 16x16; 5x5 was up to 2% faster with 16x16, and so were 11x11 and 13x13
+    // (8% and 4%); 15x15 ran the same with either and keeps 16x16. Staged,
+    // 7x7 runs 24 x 12 threads (0.201 ms against 0.205 at 16 x 8) and 9x9
+    // 16 x 8 (0.235 against 0.238 at 24 x 12). Radius 0 takes its measured
+    // neighbour's block.
+    constexpr int kFastBlock[kMaxRadius + 1] = {24, 24, 16, 24, 16, 16, 16, 16};
     return kFastBlock[radius];
 }
 
@@ -71,10 +83,17 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
 
     const int edge = p.block > 0 ? p.block : defaultBlock(k, r);
     if (p.block < 0) return badInput("block size " + str(p.block) + " is negative");
+    // conv2d_fast's staged radii: edge x edge / kFastBands threads.
+    const bool banded = id == KernelId::Conv2dFast && fastStages(r);
+    if (banded && edge % kFastBands != 0)
+        return badInput(name + " stages its input at " + str(p.maskWidth) + "x" + str(p.maskWidth) + " with blocks of " +
+                        "N x N/" + str(kFastBands) + " threads, so the block edge must be even (got " + str(edge) +
+                        "); use --block " + str(edge + 1));
+    const int edgeY = banded ? edge / kFastBands : edge;
 
-    long long threads = k.dims == 1 ? edge : static_cast<long long>(edge) * edge;
+    long long threads = k.dims == 1 ? edge : static_cast<long long>(edge) * edgeY;
     if (threads > kMaxWhatIfThreads)
-        return badInput("block " + (k.dims == 1 ? str(edge) : str(edge) + "x" + str(edge)) + " has " +
+        return badInput("block " + (k.dims == 1 ? str(edge) : str(edge) + "x" + str(edgeY)) + " has " +
                         std::to_string(threads) + " threads; even --what-if stops at " + str(kMaxWhatIfThreads));
 
     std::string whatIf;
@@ -94,7 +113,7 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
         }
         plan.grid = Dim3{ceilDiv(p.width, edge), 1, 1};
     } else {
-        plan.block = Dim3{static_cast<unsigned>(edge), static_cast<unsigned>(edge), 1};
+        plan.block = Dim3{static_cast<unsigned>(edge), static_cast<unsigned>(edgeY), 1};
         int out = edge;
         switch (k.tiles) {
         case TileShape::None:
@@ -118,24 +137,30 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
             plan.inTile = edge + 2 * r;
             plan.outTile = edge;
             break;
-        case TileShape::ThreadPatch:
-            // Nothing is staged in shared memory: inTile is the footprint the
-            // block reads through the caches.
+        case TileShape::ThreadPatch: {
+            // inTile is the footprint the block reads: through the caches, or
+            // at the staged radii from the tiles it stages (fastStaging).
             out = kFastPatch * edge;
             plan.outTile = out;
             plan.inTile = out + 2 * r;
+            const FastStaging f = fastStaging(plan);
+            plan.sharedBytes = static_cast<std::size_t>(f.bands) * f.tileWidth * f.tileHeight * sizeof(float);
             break;
+        }
         }
         plan.grid = Dim3{ceilDiv(p.width, out), ceilDiv(p.height, out), 1};
     }
 
-    if (k.usesShared) {
+    if (k.usesShared && k.tiles != TileShape::ThreadPatch) {
         long long floats = k.dims == 1 ? plan.inTile : static_cast<long long>(plan.inTile) * plan.inTile;
         plan.sharedBytes = static_cast<std::size_t>(floats) * sizeof(float);
         if (plan.sharedBytes > limits.sharedPerBlockOptin && whatIf.empty())
             whatIf = "the tile needs " + std::to_string(plan.sharedBytes) + " bytes of shared memory, over the " +
                      std::to_string(limits.sharedPerBlockOptin) + " bytes a block can have";
     }
+    if (k.tiles == TileShape::ThreadPatch && plan.sharedBytes > limits.sharedPerBlockOptin && whatIf.empty())
+        whatIf = "the staged tiles need " + std::to_string(plan.sharedBytes) + " bytes of shared memory, over the " +
+                 std::to_string(limits.sharedPerBlockOptin) + " bytes a block can have";
 
     if (!whatIf.empty()) {
         if (!allowWhatIf) return badInput(name + ": " + whatIf + " (add --what-if to run it on the CPU executor)");

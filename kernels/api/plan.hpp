@@ -18,6 +18,13 @@ constexpr int kMaxWhatIfThreads = 65535;  // the trace stores a thread's index i
 // (PATCH in conv/conv2d_fast.cuh), so a block of edge x edge threads covers an
 // output tile of kFastPatch * edge on each side.
 constexpr int kFastPatch = 4;
+// From radius kFastStageFrom to kFastStageTo (7x7, 9x9) conv2d_fast stages
+// its input in shared memory instead (STAGE_FROM, STAGE_TO, BANDS in the
+// kernel): its output tile, still kFastPatch * edge square, is kFastBands
+// bands of rows, each with its own input tile, and the block is edge x
+// edge / kFastBands threads, each computing one patch per band.
+constexpr int kFastStageFrom = 3, kFastStageTo = 4, kFastBands = 2;
+constexpr bool fastStages(int radius) { return radius >= kFastStageFrom && radius <= kFastStageTo; }
 
 // The limits the book talks about. The defaults are those every CUDA GPU of
 // the last decade meets (and what the CPU executor enforces unless --what-if).
@@ -59,6 +66,19 @@ struct LaunchPlan {
     bool whatIf = false;  // beyond what a GPU can launch: runs on the CPU executor only
     std::string whatIfReason;
 };
+
+// The input tiles conv2d_fast stages in shared memory (bands == 0 when it
+// stages none): `bands` tiles one after the other, each tileWidth x
+// tileHeight floats; band b's tile starts b * bandRows image rows below band
+// 0's, which starts r rows above the output tile and haloColumns columns left
+// of it (whole float4s: 4 for r <= 4).
+struct FastStaging {
+    int bands = 0;
+    int tileWidth = 0, tileHeight = 0;
+    int bandRows = 0;
+    int haloColumns = 0;
+};
+FastStaging fastStaging(const LaunchPlan& plan);
 
 int defaultBlock(const KernelInfo& kernel);
 // The block edge a launch gets when none is asked for (Problem::block == 0):

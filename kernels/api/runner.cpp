@@ -78,7 +78,15 @@ Trace describeLaunch(const KernelInfo& k, const LaunchPlan& plan, Backend backen
     m.pitch = k.maskSpace == Space::Constant ? 15 : mask.width;
     m.size = k.maskSpace == Space::Constant ? (k.dims == 1 ? 15 : 15 * 15) : mask.width * mask.height;
     ArrayInfo& s = t.arrays[kArrayShared];
-    if (k.usesShared) {
+    const FastStaging staged = fastStaging(plan);
+    if (staged.bands > 0) {
+        // conv2d_fast's band tiles, one below the other.
+        s.name = std::string(k.arrayNames[kArrayShared]);
+        s.space = Space::Shared;
+        s.width = s.pitch = staged.tileWidth;
+        s.height = staged.bands * staged.tileHeight;
+        s.size = static_cast<int>(plan.sharedBytes / sizeof(float));
+    } else if (k.usesShared && k.tiles != TileShape::ThreadPatch) {
         s.name = std::string(k.arrayNames[kArrayShared]);
         s.space = Space::Shared;
         s.width = plan.inTile;

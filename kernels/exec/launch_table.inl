@@ -19,15 +19,17 @@ struct KernelArgs {
     int pSize = 0;
 };
 
-// conv2d_fast takes its radius as a template parameter: pick the instantiation.
+// conv2d_fast takes its radius as a template parameter: pick the
+// instantiation, up to 9x9 the entry that limits its registers.
 template <bool ALIGNED, class Launch, class In, class Out>
 auto launchFast(Launch& launch, int r, In N, Out P, int width, int height) {
+    static_assert(LIMIT_REGISTERS_TO == 4, "the cases below launch conv2d_fast_limited up to radius 4");
     switch (r) {
-    case 0: return launch(conv2d_fast<0, ALIGNED>, N, P, width, height);
-    case 1: return launch(conv2d_fast<1, ALIGNED>, N, P, width, height);
-    case 2: return launch(conv2d_fast<2, ALIGNED>, N, P, width, height);
-    case 3: return launch(conv2d_fast<3, ALIGNED>, N, P, width, height);
-    case 4: return launch(conv2d_fast<4, ALIGNED>, N, P, width, height);
+    case 0: return launch(conv2d_fast_limited<0, ALIGNED>, N, P, width, height);
+    case 1: return launch(conv2d_fast_limited<1, ALIGNED>, N, P, width, height);
+    case 2: return launch(conv2d_fast_limited<2, ALIGNED>, N, P, width, height);
+    case 3: return launch(conv2d_fast_limited<3, ALIGNED>, N, P, width, height);
+    case 4: return launch(conv2d_fast_limited<4, ALIGNED>, N, P, width, height);
     case 5: return launch(conv2d_fast<5, ALIGNED>, N, P, width, height);
     case 6: return launch(conv2d_fast<6, ALIGNED>, N, P, width, height);
     default: return launch(conv2d_fast<7, ALIGNED>, N, P, width, height);  // planLaunch refuses r > kMaxRadius
@@ -63,6 +65,8 @@ auto launchKernel(const LaunchPlan& plan, const KernelArgs& a, Launch&& launch) 
                       restrictIn(a.mask, a.maskSize));
     case KernelId::Conv2dFast:
         static_assert(PATCH == kFastPatch, "conv2d_fast's PATCH and the plan's kFastPatch must agree");
+        static_assert(STAGE_FROM == kFastStageFrom && STAGE_TO == kFastStageTo && BANDS == kFastBands,
+                      "conv2d_fast's staged radii and bands and the plan's must agree");
         // Rows start 16-byte aligned only when the width is a multiple of 4.
         return plan.width % 4 == 0 ? launchFast<true>(launch, r, N, P, plan.width, plan.height)
                                    : launchFast<false>(launch, r, N, P, plan.width, plan.height);

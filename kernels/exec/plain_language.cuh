@@ -34,7 +34,7 @@ using Accumulator = float;
 
 // All shared arrays of a kernel live in the launch's dynamic shared memory,
 // whose size the launcher computes from the tile size.
-extern __shared__ float dynamicShared[];
+extern __shared__ __align__(16) float dynamicShared[];  // 16-byte aligned for load4 and copyAsync4
 
 template <class T>
 class SharedArray {
@@ -84,6 +84,61 @@ __device__ __forceinline__ Float4 load4(Global<const float> a, int i) {
 #endif
 }
 __device__ __forceinline__ void store4(Global<float> a, int i, Float4 v) { *reinterpret_cast<float4*>(a + i) = v; }
+// The same 16-byte load from shared memory (LDS.128): `i` a multiple of 4,
+// and the launch's dynamic shared memory starts 16-byte aligned.
+__device__ __forceinline__ Float4 load4(const SharedArray<float>& a, int i) {
+    return *reinterpret_cast<const float4*>(&a[i]);
+}
+
+// Asynchronous copies from global to shared memory (cp.async, compute
+// capability 8.0 and up): copyAsync4(N_s, s, N, i, inside) copies N[i..i+3]
+// into N_s[s..s+3] without passing through a register, and the thread goes
+// on at once; where `inside` is false it writes four zeros instead and reads
+// nothing (the copy's ignore-src operand). copyAsync copies one float. The
+// copies a thread issued since its last commitCopies() form a group;
+// waitCopies<n>() waits until at most n of its groups are still in flight.
+// Like any store to shared memory, the copied values are for the other
+// threads of the block only after a __syncthreads().
+// The traced builds make the same copies at once, as loads and stores
+// (traced_types.hpp), and waitCopies does nothing there.
+__device__ __forceinline__ unsigned sharedAddress(const float& element) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(&element));
+}
+__device__ __forceinline__ void copyAsync4(const SharedArray<float>& dst, int s, Global<const float> src, int i,
+                                           bool inside) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "{ .reg .pred outside; setp.eq.u32 outside, %2, 0;"
+        " cp.async.cg.shared.global.L2::256B [%0], [%1], 16, outside; }" ::"r"(sharedAddress(dst[s])),
+        "l"(src + i), "r"(static_cast<unsigned>(inside))
+        : "memory");
+#else
+    *reinterpret_cast<float4*>(&dst[s]) = inside ? __ldg(reinterpret_cast<const float4*>(src + i)) : float4{};
+#endif
+}
+__device__ __forceinline__ void copyAsync(const SharedArray<float>& dst, int s, Global<const float> src, int i,
+                                          bool inside) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "{ .reg .pred outside; setp.eq.u32 outside, %2, 0;"
+        " cp.async.ca.shared.global [%0], [%1], 4, outside; }" ::"r"(sharedAddress(dst[s])),
+        "l"(src + i), "r"(static_cast<unsigned>(inside))
+        : "memory");
+#else
+    dst[s] = inside ? __ldg(src + i) : 0.0f;
+#endif
+}
+__device__ __forceinline__ void commitCopies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+template <int n>
+__device__ __forceinline__ void waitCopies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory");
+#endif
+}
 
 }  // namespace tilescope::plain
 
@@ -98,3 +153,11 @@ __device__ __forceinline__ void store4(Global<float> a, int i, Float4 v) { *rein
 // is a small constant that the compiler would unroll on its own (a kernel
 // uses it where unrolled code would grow too large for the instruction cache).
 #define TS_KEEP_LOOP _Pragma("unroll 1")
+// `TS_UNROLL_BY(n) for (...)`: unroll the loop n trips at a time (its trip
+// count known only at run time).
+#define TS_PRAGMA(text) _Pragma(#text)
+#define TS_UNROLL_BY(n) TS_PRAGMA(unroll n)
+// `TS_KERNEL void TS_MAX_REGISTERS(n) kernel(...)`: at most n registers a
+// thread (__maxnreg__), so that more warps fit on an SM; the traced builds
+// leave the choice to their compiler.
+#define TS_MAX_REGISTERS(n) __maxnreg__(n)

@@ -18,6 +18,9 @@ template <class T>
 using SharedArray2D = traced::SharedArray2D<Recorder>;
 using Accumulator = traced::Accumulator<Recorder>;
 using traced::Float4;  // load4 and store4 are found through their array argument
+// copyAsync and copyAsync4 likewise; these two take no array.
+using traced::commitCopies;
+using traced::waitCopies;
 
 // How launch_table.inl hands arrays to a kernel: wrapped with their ids and sizes.
 inline Global<const float> globalIn(const float* p, int size, ArrayId id) {

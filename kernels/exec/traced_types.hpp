@@ -302,6 +302,38 @@ TS_FN void store4(const OutputArray<R>& a, Index i, Float4 v) {
     a[Index(i.value + 3, i.line)] = v.w;
 }
 
+
+template <class R>
+TS_FN Float4 load4(const SharedArray<R>& a, Index i) {
+    Float4 v;
+    v.x = a[Index(i.value, i.line)];
+    v.y = a[Index(i.value + 1, i.line)];
+    v.z = a[Index(i.value + 2, i.line)];
+    v.w = a[Index(i.value + 3, i.line)];
+    return v;
+}
+
+// The asynchronous copies of the plain build (cp.async, plain_language.cuh)
+// made at once: each element a load of N and a store into the shared array,
+// both on the line of the call (so a trace pairs them as it pairs
+// `N_s[i] = N[j]`), and a store of 0 for an element outside the image, which
+// the copy never reads. What cp.async adds, the copy arriving later, has no
+// counterpart here; the __syncthreads() after waitCopies() orders the copies
+// before the reads of other threads, as it does in the plain build, and a
+// dropped barrier shows as a race.
+template <class R>
+TS_FN void copyAsync(const SharedArray<R>& dst, Index s, const InputArray<R>& src, Index i, bool inside) {
+    dst[Index(s.value, s.line)] = inside ? src[Index(i.value, s.line)] : 0.0f;
+}
+template <class R>
+TS_FN void copyAsync4(const SharedArray<R>& dst, Index s, const InputArray<R>& src, Index i, bool inside) {
+    for (int k = 0; k < 4; k++)
+        dst[Index(s.value + k, s.line)] = inside ? src[Index(i.value + k, s.line)] : 0.0f;
+}
+TS_FN void commitCopies() {}
+template <int n>
+TS_FN void waitCopies() {}
+
 }  // namespace tilescope::traced
 
 // `TS_UNROLL for (...)` asks the plain build to unroll the loop completely
@@ -319,4 +351,12 @@ TS_FN void store4(const OutputArray<R>& a, Index i, Float4 v) {
 // where every loop stays one, it means the same as TS_UNROLL.
 #ifndef TS_KEEP_LOOP
 #define TS_KEEP_LOOP TS_UNROLL
+#endif
+// And so does `TS_UNROLL_BY(n)`, a partial unrolling in the plain build.
+#ifndef TS_UNROLL_BY
+#define TS_UNROLL_BY(n) TS_UNROLL
+#endif
+// A register limit is a matter of the plain build only.
+#ifndef TS_MAX_REGISTERS
+#define TS_MAX_REGISTERS(n)
 #endif

@@ -64,7 +64,15 @@ BlockGeometry blockGeometry(const LaunchPlan& plan, Dim3 block) {
     g.outputTile = Rect{ox, oy, ox + outEdgeX, oy + outEdgeY};
     g.computed = g.outputTile.intersect(g.array);
     g.footprint = g.outputTile.grown(g.radiusX, g.radiusY);
-    if (k.usesShared && plan.inTile > 0) {
+    const FastStaging staged = fastStaging(plan);
+    if (staged.bands > 0) {
+        // conv2d_fast's band tiles: together they cover the footprint, widened to whole float4s.
+        g.inputTile = Rect{ox - staged.haloColumns, oy - plan.radius, ox + outEdgeX + staged.haloColumns,
+                           oy + outEdgeY + plan.radius};
+        g.sharedBands = staged.bands;
+        g.sharedBandFloats = staged.tileWidth * staged.tileHeight;
+        g.sharedBandRows = staged.bandRows;
+    } else if (k.usesShared && k.tiles != TileShape::ThreadPatch && plan.inTile > 0) {
         // The input tile is centred on the output tile: (inTile - outTile) / 2
         // is r for the kernels that stage their halo and 0 for those that
         // leave it to the caches.
@@ -97,8 +105,13 @@ CellCounts BlockGeometry::counts() const {
 
 void BlockGeometry::sharedCell(int sharedIndex, int& x, int& y) const {
     const int w = std::max(1, inputTile.width());
+    int band = 0;
+    if (sharedBands > 1 && sharedBandFloats > 0) {
+        band = std::clamp(sharedIndex / sharedBandFloats, 0, sharedBands - 1);
+        sharedIndex -= band * sharedBandFloats;
+    }
     x = inputTile.x0 + sharedIndex % w;
-    y = inputTile.y0 + sharedIndex / w;
+    y = inputTile.y0 + band * sharedBandRows + sharedIndex / w;
 }
 
 namespace {

@@ -56,12 +56,18 @@ struct BlockGeometry {
     Rect outputTile;               // the outputs the block is responsible for; may reach past the array
     Rect computed;                 // outputTile inside the array: the outputs the block writes
     Rect inputTile;                // what the block stages in shared memory; empty when it uses none
+    // A block that stages several tiles, one per band of output rows (conv2d_fast at 7x7 and 9x9): band b's
+    // tile is sharedBandFloats elements from b * sharedBandFloats, and holds the rows from b * sharedBandRows
+    // below inputTile's top. One tile: sharedBands is 1.
+    int sharedBands = 1;
+    int sharedBandFloats = 0;
+    int sharedBandRows = 0;
     Rect footprint;                // every input cell its outputs need: the output tile grown by r
     bool interior = false;         // the footprint holds no ghost cell (the book's internal tile)
 
     CellKind classify(int x, int y) const;
     CellCounts counts() const;  // over the footprint
-    // Which input cell element `sharedIndex` of the shared tile holds (row-major, inputTile-wide rows).
+    // Which input cell element `sharedIndex` of the shared tile holds (row-major, inputTile-wide rows; band by band).
     void sharedCell(int sharedIndex, int& x, int& y) const;
 };
 
