@@ -14,6 +14,7 @@
 #include "api/runner.hpp"
 #include "test_support.hpp"
 #include "trace/cache_model.hpp"
+#include "trace/sources.hpp"
 #include "trace/warp_requests.hpp"
 
 namespace tilescope::test {
@@ -276,6 +277,60 @@ TEST(WarpRequests, Float4AccessesAreOneRequestOf16BytesPerLane) {
     const MemoryCounters m = countMemory(t, 0);
     EXPECT_EQ(m.globalStoreRequests, 8u * 4u);  // four store4s per thread
     EXPECT_EQ(m.globalStoreSectors, 8u * 4u * 2u * 8u);
+}
+
+TEST(WarpRequests, StagedCopiesAreOneRequestOf16BytesPerLane) {
+    // conv2d_fast at 9x9 (radius 4) stages its input: an interior block of
+    // 16 x 8 threads (block (1,1) of a 256x256 image, output tile 64x64 from
+    // (64, 64)) copies two band tiles of 40 rows x 18 float4s. Thread (tx, ty)
+    // copies the float4 above its patch's first column in tile rows ty,
+    // ty + 8, ... (5 trips a band): a warp (two rows of 16 threads) copies
+    // 2 x 256 aligned bytes a trip, 16 sectors, one request of 16 bytes a
+    // lane on the H100 and in the model. The 80 halo float4s of a band go to
+    // threads 0-79 from another line; the model places those by their offset
+    // from each lane's first store (docs/memory-model.md), which differs from
+    // lane to lane there, so only their bytes are held to the hardware's.
+    const Trace t = traceOneBlock("conv2d_fast", 256, 9, Dim3{1, 1, 0});
+    ASSERT_EQ(t.plan.block.x, 16u);
+    ASSERT_EQ(t.plan.block.y, 8u);
+    std::vector<std::uint16_t> copyLines;  // the main loop's copyAsync4, then the halo loop's
+    {
+        const std::string_view text = kernelSource(KernelId::Conv2dFast);
+        std::uint16_t line = 1;
+        for (std::size_t b = 0; b < text.size(); ++line) {
+            std::size_t e = text.find('\n', b);
+            if (e == std::string_view::npos) e = text.size();
+            const std::string_view code = text.substr(b, e - b).substr(0, text.substr(b, e - b).find("//"));
+            if (code.find("copyAsync4(") != std::string_view::npos) copyLines.push_back(line);
+            b = e + 1;
+        }
+    }
+    ASSERT_EQ(copyLines.size(), 2u);
+    std::uint64_t mainLoads = 0, mainSectors = 0, haloFloats = 0, sharedLoads = 0, mainStores = 0;
+    for (const WarpRequest& r : warpRequests(t, 0)) {
+        if (r.space == RequestSpace::Global && !r.store) {
+            EXPECT_EQ(r.laneBytes, 16);
+            if (r.line == copyLines[0]) {
+                ++mainLoads;
+                mainSectors += r.sectors;
+            } else {
+                EXPECT_EQ(r.line, copyLines[1]);
+                haloFloats += r.events.size();
+            }
+        } else if (r.space == RequestSpace::Shared) {
+            EXPECT_EQ(r.laneBytes, 16);
+            if (r.store && r.line == copyLines[0]) ++mainStores;
+            if (!r.store) ++sharedLoads;
+        }
+    }
+    EXPECT_EQ(mainLoads, 2u * 4u * 5u);
+    EXPECT_EQ(mainSectors, 2u * 4u * 5u * 16u);
+    EXPECT_EQ(mainStores, mainLoads);  // each copy's store: the same 16 bytes a lane, into the tile
+    EXPECT_EQ(haloFloats, 2u * 80u * 4u);
+    // Each warp reads 3 float4s of each of its patch's 12 input rows, once per band.
+    EXPECT_EQ(sharedLoads, 2u * 4u * 12u * 3u);
+    const MemoryCounters m = countMemory(t, 0);
+    EXPECT_EQ(m.globalStoreRequests, 2u * 4u * 4u);  // four store4s per thread and band
 }
 
 // A launch of `blocks` one-warp blocks; lane 0 of block b reads (or writes) the sectors `reads(b)`, one request each.

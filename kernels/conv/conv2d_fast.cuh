@@ -115,61 +115,59 @@ TS_FN void storePatch(Global<float> P, int width, int height, int row0, int col0
     }
 }
 
-// Copies the four inputs N[inRow][inCol .. inCol + 3], N[i .. i + 3] with
-// i = inRow * width + inCol, into N_s[s .. s + 3] with asynchronous copies;
-// those outside the image are ghost cells, and the copy writes 0 for them
-// without reading (i may then lie outside N: it is not used).
-// (unsigned)inRow < height is 0 <= inRow < height in one comparison: a
-// negative row turns into a very large unsigned number.
-template <bool ALIGNED>
-TS_FN void copyFloat4(SharedArray<float> N_s, int s, Global<const float> N, int i, int width, int height, int inRow,
-                      int inCol)
-{
-    bool rowInside = static_cast<unsigned>(inRow) < static_cast<unsigned>(height);
-    if constexpr (ALIGNED) {
-        // A float4 starting at a multiple of 4 is entirely inside the row or entirely outside.
-        copyAsync4(N_s, s, N, i, rowInside && static_cast<unsigned>(inCol) < static_cast<unsigned>(width));
-    } else {
-        // Rows do not start at a multiple of 4: one float at a time.
-        TS_UNROLL
-        for (int k = 0; k < 4; k++)
-            copyAsync(N_s, s + k, N, i + k, rowInside && static_cast<unsigned>(inCol + k) < static_cast<unsigned>(width));
-    }
-}
-
 // Copies one band's input tile into N_s, starting at element `tile`: rows
 // inRow0 .. inRow0 + tileRows - 1 of the image, columns inCol0 .. inCol0 +
-// 4 * tileWidth4 - 1, as float4s. Thread (tx, ty) copies the float4 above its
-// own patch's first column in rows ty, ty + blockDim.y, ...; the block's
-// first threads copy the halo columns on either side.
+// 4 * tileWidth4 - 1, as float4s, with asynchronous copies. Inputs outside
+// the image are ghost cells: the copy writes 0 for them without reading (its
+// index may then lie outside N: it is not used). (unsigned)x < n is
+// 0 <= x < n in one comparison: a negative x turns into a very large
+// unsigned number. Where rows do not start at a multiple of 4 (not ALIGNED),
+// the copies move one float at a time.
 template <int r, bool ALIGNED>
 TS_FN void stageBand(SharedArray<float> N_s, int tile, Global<const float> N, int width, int height, int inRow0,
                      int inCol0, int tileWidth4, int tileRows)
 {
     constexpr int HALO4 = (r + 3) / 4;
-    const int col4 = HALO4 + threadIdx.x;  // the tile's float4 column this thread copies
+    // Thread (tx, ty) copies the float4 above its own patch's first column, in rows ty, ty + blockDim.y, ...:
+    // it moves down blockDim.y rows a trip, in the tile (s) and in the image (inRow, i).
+    const int col4 = HALO4 + threadIdx.x;  // the tile's float4 column
     const int inCol = inCol0 + 4 * col4;
-    // The float4 moves down blockDim.y rows a trip, in the tile (s) and in the image (inRow, i).
     int s = tile + (threadIdx.y * tileWidth4 + col4) * 4;
     int inRow = inRow0 + threadIdx.y;
     int i = inRow * width + inCol;
     // Four trips at a time in the plain build: more copies issued per loop test.
     TS_UNROLL_BY(4)
     for (int row = threadIdx.y; row < tileRows; row += blockDim.y) {
-        copyFloat4<ALIGNED>(N_s, s, N, i, width, height, inRow, inCol);
+        bool rowInside = static_cast<unsigned>(inRow) < static_cast<unsigned>(height);
+        if constexpr (ALIGNED) {
+            // A float4 starting at a multiple of 4 is entirely inside the row or entirely outside.
+            copyAsync4(N_s, s, N, i, rowInside && static_cast<unsigned>(inCol) < static_cast<unsigned>(width));
+        } else {
+            TS_UNROLL
+            for (int k = 0; k < 4; k++)
+                copyAsync(N_s, s + k, N, i + k, rowInside && static_cast<unsigned>(inCol + k) < static_cast<unsigned>(width));
+        }
         s += blockDim.y * tileWidth4 * 4;
         inRow += blockDim.y;
         i += blockDim.y * width;
     }
-    // The 2 * HALO4 halo columns of float4s, one float4 a thread.
+    // The 2 * HALO4 halo columns of float4s on either side: the block's first threads, one float4 each.
     int thread = threadIdx.y * blockDim.x + threadIdx.x;
     for (int h = thread; h < 2 * HALO4 * tileRows; h += blockDim.x * blockDim.y) {
         int row = h / (2 * HALO4);
         int k = h % (2 * HALO4);
         int haloCol4 = k < HALO4 ? k : blockDim.x + k;  // left of the threads' columns, then right of them
         int haloRow = inRow0 + row, haloCol = inCol0 + 4 * haloCol4;
-        copyFloat4<ALIGNED>(N_s, tile + (row * tileWidth4 + haloCol4) * 4, N, haloRow * width + haloCol, width, height,
-                            haloRow, haloCol);
+        int hs = tile + (row * tileWidth4 + haloCol4) * 4, hi = haloRow * width + haloCol;
+        bool haloRowInside = static_cast<unsigned>(haloRow) < static_cast<unsigned>(height);
+        if constexpr (ALIGNED) {
+            copyAsync4(N_s, hs, N, hi, haloRowInside && static_cast<unsigned>(haloCol) < static_cast<unsigned>(width));
+        } else {
+            TS_UNROLL
+            for (int c = 0; c < 4; c++)
+                copyAsync(N_s, hs + c, N, hi + c,
+                          haloRowInside && static_cast<unsigned>(haloCol + c) < static_cast<unsigned>(width));
+        }
     }
 }
 

@@ -314,21 +314,25 @@ TS_FN Float4 load4(const SharedArray<R>& a, Index i) {
 }
 
 // The asynchronous copies of the plain build (cp.async, plain_language.cuh)
-// made at once: each element a load of N and a store into the shared array,
-// both on the line of the call (so a trace pairs them as it pairs
-// `N_s[i] = N[j]`), and a store of 0 for an element outside the image, which
-// the copy never reads. What cp.async adds, the copy arriving later, has no
-// counterpart here; the __syncthreads() after waitCopies() orders the copies
-// before the reads of other threads, as it does in the plain build, and a
-// dropped barrier shows as a race.
+// made at once: loads of N, then stores into the shared array, all on the
+// line of the call (a trace pairs the k-th store with the k-th load before
+// it, as it pairs `N_s[i] = N[j]`: classify.hpp's storeSource), and stores
+// of 0 for an element outside the image, which the copy never reads.
+// copyAsync4's four loads, then four stores, are one 16-byte access each to
+// the memory model, as load4's are. What cp.async adds, the copy arriving
+// later, has no counterpart here; the __syncthreads() after waitCopies()
+// orders the copies before the reads of other threads, as it does in the
+// plain build, and a dropped barrier shows as a race.
 template <class R>
 TS_FN void copyAsync(const SharedArray<R>& dst, Index s, const InputArray<R>& src, Index i, bool inside) {
     dst[Index(s.value, s.line)] = inside ? src[Index(i.value, s.line)] : 0.0f;
 }
 template <class R>
 TS_FN void copyAsync4(const SharedArray<R>& dst, Index s, const InputArray<R>& src, Index i, bool inside) {
-    for (int k = 0; k < 4; k++)
-        dst[Index(s.value + k, s.line)] = inside ? src[Index(i.value + k, s.line)] : 0.0f;
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (inside)
+        for (int k = 0; k < 4; k++) v[k] = src[Index(i.value + k, s.line)];
+    for (int k = 0; k < 4; k++) dst[Index(s.value + k, s.line)] = v[k];
 }
 TS_FN void commitCopies() {}
 template <int n>

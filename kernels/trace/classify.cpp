@@ -166,13 +166,19 @@ Activity eventActivity(std::span<const Event> events, std::size_t i) {
 }
 
 long long storeSource(std::span<const Event> events, std::size_t i) {
-    if (i == 0)
-        return -1;
     const Event& e = events[i];
-    const Event& prev = events[i - 1];
-    if (prev.op == Op::Load && prev.array == kArrayInput && prev.line == e.line)
-        return static_cast<long long>(i - 1);
-    return -1;
+    auto sameLine = [&](std::size_t j, Op op) {
+        return events[j].op == op && events[j].line == e.line && (op != Op::Load || events[j].array == kArrayInput);
+    };
+    // The stores of this line just before this one, then the loads of N just before those: the k-th store of
+    // the run stores the k-th load (one load and one store, `N_s[i] = N[j]`; or copyAsync4's four and four).
+    std::size_t stores = 0;
+    while (stores < i && sameLine(i - 1 - stores, Op::Store)) ++stores;
+    std::size_t loads = 0;
+    while (loads + stores < i && sameLine(i - 1 - stores - loads, Op::Load)) ++loads;
+    if (loads <= stores)
+        return -1;
+    return static_cast<long long>(i - loads);  // (i - stores - loads) + stores
 }
 
 }  // namespace tilescope

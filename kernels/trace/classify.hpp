@@ -99,8 +99,9 @@ Activity eventActivity(std::span<const Event> threadEvents, std::size_t i);
 
 // For a store to shared memory at `i`: the index (within threadEvents) of the
 // global load whose value it stores, or -1 when it stores a constant (a ghost
-// zero, or a zero past the end). The load is the thread's immediately
-// preceding event: a Load of N on the same line.
+// zero, or a zero past the end). The load is a Load of N on the same line
+// just before: the thread's preceding event for `N_s[i] = N[j]`, or for the
+// k-th of copyAsync4's four stores the k-th of the four loads before them.
 long long storeSource(std::span<const Event> threadEvents, std::size_t i);
 
 }  // namespace tilescope

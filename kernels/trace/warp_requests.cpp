@@ -118,7 +118,8 @@ std::vector<std::uint16_t> scanVectorLines(std::string_view text) {
         if (end == std::string_view::npos) end = text.size();
         const std::string_view s = text.substr(begin, end - begin);
         const std::string_view code = s.substr(0, s.find("//"));
-        if (code.find("load4(") != std::string_view::npos || code.find("store4(") != std::string_view::npos)
+        if (code.find("load4(") != std::string_view::npos || code.find("store4(") != std::string_view::npos ||
+            code.find("copyAsync4(") != std::string_view::npos)
             lines.push_back(static_cast<std::uint16_t>(line));
         begin = end + 1;
         ++line;

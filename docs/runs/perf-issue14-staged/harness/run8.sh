@@ -1,0 +1,12 @@
+#!/bin/bash
+cd "$(dirname "$0")"
+nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv,noheader
+ROUNDS=7 REPS=60 ./bench 2>&1 | tee $OUT/run8.txt | grep -E "^S|copy|BAD"
+for v in "r4 proj b16x8" "r4 se2 b16x8" "r4 projinc b16x8"; do
+  tag=$(echo $v | tr ' ' '_')
+  ONLY="$v" ROUNDS=1 REPS=3 timeout 200 ncu --section WarpStateStats --section SchedulerStats --section SpeedOfLight --section Occupancy --section InstructionStats \
+    -k regex:"conv2d_fast|se2" --launch-skip 5 --launch-count 1 -o $OUT/ncu_$tag ./bench > /dev/null 2>&1
+  ncu --import $OUT/ncu_$tag.ncu-rep --page details --print-details all > $OUT/ncu-$tag.txt 2>&1
+  rm -f $OUT/ncu_$tag.ncu-rep
+  echo "== $v"; grep -E "Duration|Issue Slots Busy|No Eligible|Stall (Long Scoreboard|Barrier|Short Scoreboard|MIO|Math Pipe|Wait|Not Selected|Dispatch)|Achieved Occ|Executed Instructions  " $OUT/ncu-$tag.txt | sort -u
+done
