@@ -319,8 +319,16 @@ TEST(WarpRequests, StagedCopiesAreOneRequestOf16BytesPerLane) {
             }
         } else if (r.space == RequestSpace::Shared) {
             EXPECT_EQ(r.laneBytes, 16);
-            if (r.store && r.line == copyLines[0]) ++mainStores;
-            if (!r.store) ++sharedLoads;
+            // 16 bytes a lane: a quarter-warp a wavefront, and these are conflict-free (8 lanes, 128 bytes
+            // in a row): 4 wavefronts for a whole warp.
+            if (r.store && r.line == copyLines[0]) {
+                ++mainStores;
+                EXPECT_EQ(r.wavefronts, 4u);
+            }
+            if (!r.store) {
+                ++sharedLoads;
+                EXPECT_EQ(r.wavefronts, 4u);
+            }
         }
     }
     EXPECT_EQ(mainLoads, 2u * 4u * 5u);

@@ -263,9 +263,16 @@ std::string sectorSummary(const WarpRequest& r) {
 }
 
 std::string wavefrontSummary(const WarpRequest& r) {
-    char text[64];
+    char text[96];
+    // 8 or 16 bytes a lane: a half or a quarter of the warp a wavefront at best (warp_requests.cpp).
+    const std::uint32_t parts = r.laneBytes > 4 ? r.laneBytes / 4u : 1u;  // 32 lanes / (128 bytes / laneBytes)
     if (r.wavefronts <= 1)
         std::snprintf(text, sizeof text, "1 wavefront (no conflict)");
+    else if (r.wavefronts <= parts)
+        std::snprintf(text, sizeof text, "%u wavefronts (no conflict: %u bytes a lane)", r.wavefronts, r.laneBytes);
+    else if (parts > 1)
+        std::snprintf(text, sizeof text, "%u wavefronts (%u more than %u bytes a lane need)", r.wavefronts,
+                      r.wavefronts - parts, r.laneBytes);
     else
         std::snprintf(text, sizeof text, "%u wavefronts (%u-way conflict)", r.wavefronts, r.wavefronts);
     return text;

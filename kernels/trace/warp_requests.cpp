@@ -83,6 +83,22 @@ void measure(WarpRequest& r, std::span<const Event> events, std::vector<std::int
         }
         r.sectors = sectors;
         r.lines = lines;
+    } else if (r.space == RequestSpace::Shared && r.laneBytes > 4) {
+        // 8 or 16 bytes a lane: the warp is served a half or a quarter at a time (lanes 0-15, 16-31; or
+        // 0-7, 8-15, ...), 128 bytes a pass at best; each part's bank conflicts add passes of their own.
+        const std::uint32_t lanesPerPart = 128u / r.laneBytes;
+        std::uint32_t total = 0;
+        for (std::uint32_t part = 0; part < kWarpSize / lanesPerPart; ++part) {
+            words.clear();
+            for (std::uint32_t i : r.events)
+                if (events[i].thread % kWarpSize / lanesPerPart == part) words.push_back(events[i].index);
+            std::sort(words.begin(), words.end());
+            words.erase(std::unique(words.begin(), words.end()), words.end());
+            std::uint32_t perBank[kBanks] = {};
+            for (std::int64_t w : words) ++perBank[bankOf(w)];
+            total += *std::max_element(std::begin(perBank), std::end(perBank));
+        }
+        r.wavefronts = total;
     } else if (r.space == RequestSpace::Shared) {
         std::uint32_t perBank[kBanks] = {};
         for (std::int64_t w : words) ++perBank[bankOf(w)];
@@ -378,15 +394,20 @@ std::vector<std::int64_t> requestSectors(const WarpRequest& r, std::span<const E
 }
 
 std::vector<bool> conflictingEvents(const WarpRequest& r, std::span<const Event> events) {
-    std::vector<std::int64_t> words;
-    for (std::uint32_t i : r.events) words.push_back(events[i].index);
+    // 8 or 16 bytes a lane: banks are shared only within a half or a quarter of the warp (measure()).
+    const std::uint32_t lanesPerPart = r.laneBytes > 4 ? 128u / r.laneBytes : kWarpSize;
+    const std::uint32_t parts = kWarpSize / lanesPerPart;
+    auto partOf = [&](std::uint32_t i) { return events[i].thread % kWarpSize / lanesPerPart; };
+    std::vector<std::array<int, kBanks>> perBank(parts);
+    for (auto& banks : perBank) banks.fill(0);
+    std::vector<std::pair<std::uint32_t, std::int64_t>> words;  // (part, word)
+    for (std::uint32_t i : r.events) words.emplace_back(partOf(i), events[i].index);
     std::sort(words.begin(), words.end());
     words.erase(std::unique(words.begin(), words.end()), words.end());
-    int perBank[kBanks] = {};
-    for (std::int64_t w : words) ++perBank[bankOf(w)];
+    for (const auto& [part, w] : words) ++perBank[part][bankOf(w)];
     std::vector<bool> out;
     out.reserve(r.events.size());
-    for (std::uint32_t i : r.events) out.push_back(perBank[bankOf(events[i].index)] > 1);
+    for (std::uint32_t i : r.events) out.push_back(perBank[partOf(i)][bankOf(events[i].index)] > 1);
     return out;
 }
 

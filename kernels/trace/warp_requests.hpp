@@ -96,7 +96,8 @@ std::vector<std::uint16_t> vectorAccessLines(const Trace& trace);
 // The distinct sectors a global request touches, ascending.
 std::vector<std::int64_t> requestSectors(const WarpRequest& r, std::span<const Event> events);
 // For a shared request: per event of `r.events`, whether its bank holds more
-// than one distinct word of the request (the lanes that wait for another wavefront).
+// than one distinct word of the request (the lanes that wait for another
+// wavefront); for 8 or 16 bytes a lane, of its half or quarter of the warp.
 std::vector<bool> conflictingEvents(const WarpRequest& r, std::span<const Event> events);
 
 MemoryCounters countRequests(const std::vector<WarpRequest>& requests);
