@@ -141,6 +141,14 @@ void Window::swapBuffers() {
     glfwSwapBuffers(m_window);
 }
 
+Window::Size Window::pageSize() {
+#if defined(__EMSCRIPTEN__)
+    return Size{pageWidth(), pageHeight()};
+#else
+    return Size{};
+#endif
+}
+
 int Window::framebufferWidth() const {
     int w = 0, h = 0;
     glfwGetFramebufferSize(m_window, &w, &h);

@@ -43,6 +43,12 @@ public:
 
     int framebufferWidth() const;
     int framebufferHeight() const;
+    // In a web browser: the page's inner size in CSS pixels, what the window
+    // follows (a window opened there starts at it). Elsewhere {0, 0}.
+    struct Size {
+        int width = 0, height = 0;
+    };
+    static Size pageSize();
     // The monitor's scale (2 on a "Retina" or 200 % display), for font sizes.
     float contentScale() const;
     // "llvmpipe (LLVM 15.0.6, 256 bits)", "NVIDIA GeForce ..."

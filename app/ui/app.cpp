@@ -12,6 +12,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // FindWindowByName: has the user moved a panel from its place?
 #include <implot.h>
+#include <nlohmann/json.hpp>
 
 #include "gfx/gl.hpp"
 // After glad (GLFW_INCLUDE_NONE): the window's size in screen units.
@@ -431,12 +432,10 @@ std::string App::hostLayoutJson() const {
     if (!m_window)
         return "{}";
     const float scale = static_cast<float>(m_window->framebufferWidth()) / ImGui::GetIO().DisplaySize.x;
-    std::string json = m_probe.toJson(m_window->framebufferWidth(), m_window->framebufferHeight(), scale);
-    const std::size_t open = json.find('{');
-    if (open != std::string::npos)
-        json.insert(open + 1, std::string("\"settled\": ") + (settled() ? "true" : "false") + ", \"redrawn\": " +
-                                  std::to_string(m_frameRenderer ? m_frameRenderer->redrawnLastFrame() : 1.0) + ", ");
-    return json;
+    nlohmann::json page = nlohmann::json::object();
+    page["settled"] = settled();
+    page["redrawn"] = m_frameRenderer ? m_frameRenderer->redrawnLastFrame() : 1.0;
+    return m_probe.toJson(m_window->framebufferWidth(), m_window->framebufferHeight(), scale, &page);
 }
 
 bool App::settled() const {

@@ -75,7 +75,8 @@ void LayoutProbe::recordClippedText() {
     }
 }
 
-std::string LayoutProbe::toJson(int framebufferWidth, int framebufferHeight, float scale) const {
+std::string LayoutProbe::toJson(int framebufferWidth, int framebufferHeight, float scale,
+                                const nlohmann::json* extra) const {
     // Field by field, not nested initializer lists (see settings.cpp).
     nlohmann::json items = nlohmann::json::array();
     for (const Item& i : m_items) {
@@ -91,7 +92,7 @@ std::string LayoutProbe::toJson(int framebufferWidth, int framebufferHeight, flo
     nlohmann::json framebuffer = nlohmann::json::array();
     framebuffer.push_back(framebufferWidth);
     framebuffer.push_back(framebufferHeight);
-    nlohmann::json j = nlohmann::json::object();
+    nlohmann::json j = extra && extra->is_object() ? *extra : nlohmann::json::object();
     j["framebuffer"] = std::move(framebuffer);
     j["scale"] = scale;
     j["items"] = std::move(items);

@@ -8,6 +8,8 @@
 #include <imgui.h>
 
 #include <string>
+
+#include <nlohmann/json_fwd.hpp>
 #include <utility>
 #include <vector>
 
@@ -48,8 +50,10 @@ public:
     }
 
     // {"framebuffer": [w, h], "scale": s, "items": [{"name", "rect": [x0, y0, x1, y1], "text"}, ...]}
-    // in framebuffer pixels.
-    std::string toJson(int framebufferWidth, int framebufferHeight, float scale) const;
+    // in framebuffer pixels; `extra`, a JSON object, adds its fields beside them (the page's
+    // "settled" and "redrawn").
+    std::string toJson(int framebufferWidth, int framebufferHeight, float scale,
+                       const nlohmann::json* extra = nullptr) const;
 
 private:
     struct Item {

@@ -33,8 +33,6 @@ EM_JS(void, pageStarted, (), {
 EM_JS(void, pageFailed, (const char* message), {
     if (typeof tilescopeFailed === 'function') tilescopeFailed(UTF8ToString(message));
 });
-EM_JS(int, pageInnerWidth, (), { return Math.max(1, Math.floor(window.innerWidth)); });
-EM_JS(int, pageInnerHeight, (), { return Math.max(1, Math.floor(window.innerHeight)); });
 // The page address's parameter `name` (?select=0,0&step=40), or "".
 EM_JS(char*, pageParameter, (const char* name), {
     const value = new URLSearchParams(window.location.search).get(UTF8ToString(name)) || String();
@@ -85,8 +83,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* tilescope_layout() {
 int main() {
     using namespace tilescope::web;
     tilescope::ui::AppOptions options;
-    options.width = pageInnerWidth();
-    options.height = pageInnerHeight();
+    const tilescope::gfx::Window::Size page = tilescope::gfx::Window::pageSize();
+    options.width = page.width;
+    options.height = page.height;
     options.configDir = "/persist/config";
     applyParameters(options);
     g_app = std::make_unique<tilescope::ui::App>(std::move(options));

@@ -152,6 +152,9 @@ TS_FN void stageBand(SharedArray<float> N_s, int tile, Global<const float> N, in
         i += blockDim.y * width;
     }
     // The 2 * HALO4 halo columns of float4s on either side: the block's first threads, one float4 each.
+    // The copies are written out here again, not shared with the loop above: on the GPU they are other
+    // instructions, and a trace, which knows an access by its line, tells them apart only on other lines
+    // (docs/memory-model.md).
     int thread = threadIdx.y * blockDim.x + threadIdx.x;
     for (int h = thread; h < 2 * HALO4 * tileRows; h += blockDim.x * blockDim.y) {
         int row = h / (2 * HALO4);

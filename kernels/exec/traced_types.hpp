@@ -284,14 +284,20 @@ struct Float4 {
     float x, y, z, w;
 };
 
-template <class R>
-TS_FN Float4 load4(const InputArray<R>& a, Index i) {
+// The four loads of a load4, from either array (a shared element is read as it converts to float).
+template <class Array>
+TS_FN Float4 loadFour(const Array& a, Index i) {
     Float4 v;
     v.x = a[Index(i.value, i.line)];
     v.y = a[Index(i.value + 1, i.line)];
     v.z = a[Index(i.value + 2, i.line)];
     v.w = a[Index(i.value + 3, i.line)];
     return v;
+}
+
+template <class R>
+TS_FN Float4 load4(const InputArray<R>& a, Index i) {
+    return loadFour(a, i);
 }
 
 template <class R>
@@ -305,12 +311,7 @@ TS_FN void store4(const OutputArray<R>& a, Index i, Float4 v) {
 
 template <class R>
 TS_FN Float4 load4(const SharedArray<R>& a, Index i) {
-    Float4 v;
-    v.x = a[Index(i.value, i.line)];
-    v.y = a[Index(i.value + 1, i.line)];
-    v.z = a[Index(i.value + 2, i.line)];
-    v.w = a[Index(i.value + 3, i.line)];
-    return v;
+    return loadFour(a, i);
 }
 
 // The asynchronous copies of the plain build (cp.async, plain_language.cuh)
