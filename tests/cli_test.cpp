@@ -1,7 +1,8 @@
 // `tilescope stats` and `tilescope trace`, through the real binary: the fixed
 // JSON keys, the book's numbers read off the output (Figure 7.14 of the 4th
 // edition, Figure 7.22 of the 3rd, §7.4), what-if marked in every output, and
-// one clear line with exit code 2 for every refusal.
+// one clear line with exit code 2 for every refusal. And the mask --radius
+// generates, which `check` names.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/options.hpp"
 #include "trace/trace_io.hpp"
 
 namespace tilescope::test {
@@ -219,6 +221,65 @@ TEST_F(TraceCommands, TraceMarksWhatIfInTheFile) {
     ASSERT_TRUE(back.ok()) << back.error().message;
     EXPECT_TRUE(back->plan.whatIf);
     EXPECT_FALSE(back->plan.whatIfReason.empty());
+}
+
+// The mask --radius generates: no flip (left-right, top-bottom, both) and no
+// transpose of it equals it, so that `check` tells a kernel that reads the
+// mask the wrong way round; positive weights adding up to 1; the same every time.
+TEST(GeneratedMask, NoFlipOrTransposeOfItIsEqualToIt) {
+    for (int dims : {1, 2})
+        for (int r = 0; r <= 7; ++r) {
+            const Mask m = cli::generatedMask(dims, r);
+            const int w = 2 * r + 1, h = dims == 1 ? 1 : w;
+            ASSERT_EQ(m.width, w);
+            ASSERT_EQ(m.height, h);
+            ASSERT_EQ(m.values.size(), static_cast<std::size_t>(w * h));
+            EXPECT_EQ(m.values, cli::generatedMask(dims, r).values);
+            double sum = 0.0;
+            for (float v : m.values) {
+                EXPECT_GT(v, 0.0f);
+                sum += v;
+            }
+            EXPECT_NEAR(sum, 1.0, 1e-5);
+            if (r == 0) continue;  // one weight: nothing to flip
+            auto at = [&](int y, int x) { return m.values[static_cast<std::size_t>(y * w + x)]; };
+            bool flipX = true, flipY = true, both = true, transpose = true;
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x) {
+                    flipX = flipX && at(y, x) == at(y, w - 1 - x);
+                    flipY = flipY && at(y, x) == at(h - 1 - y, x);
+                    both = both && at(y, x) == at(h - 1 - y, w - 1 - x);
+                    transpose = transpose && (dims == 1 || at(y, x) == at(x, y));
+                }
+            EXPECT_FALSE(flipX) << dims << "D r=" << r;
+            EXPECT_FALSE(both) << dims << "D r=" << r;
+            if (dims == 2) {
+                EXPECT_FALSE(flipY) << "r=" << r;
+                EXPECT_FALSE(transpose) << "r=" << r;
+            }
+        }
+}
+
+// `check` says which mask it used, and a right kernel is right with the
+// generated mask (as with a mask file).
+TEST_F(TraceCommands, CheckSaysWhichMaskItUsed) {
+    Outcome o = tilescope("check --kernel conv2d_tiled_in --size 40x40 --radius 2 --block 16 --backend cpu");
+    EXPECT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_NE(o.err.find("mask: generated 5x5, asymmetric (no flip or transpose of it is equal to it)"),
+              std::string::npos)
+        << o.err;
+    EXPECT_NE(o.err.find("no problems"), std::string::npos) << o.err;
+
+    o = tilescope("check --kernel conv1d_tiled --size 500 --radius 3 --backend cpu --json");
+    EXPECT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_EQ(json(o)["mask"].get<std::string>().rfind("generated 7 wide, asymmetric (its mirror image", 0), 0u)
+        << o.out;
+
+    const fs::path file = m_dir / "mask3.txt";
+    std::ofstream(file) << "1 2 1\n2 4 2\n1 2 1\n";
+    o = tilescope("check --kernel conv2d_basic --size 20x20 --mask " + file.string() + " --backend cpu");
+    EXPECT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_NE(o.err.find("mask: " + file.string() + ", 3x3\n"), std::string::npos) << o.err;
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
         ->description(
             "your own CUDA kernel file (.cu): open in the editor, compiled and run as the kernel (with "
             "--kernel K, as the one compared with: --compare own)");
-    command.get_option("--radius")->description("the mask's radius, with --preset (alone: a box blur, as `run` makes)");
+    command.get_option("--radius")->description("the mask's radius, with --preset (alone: a box blur)");
     auto* builtin = command.add_option("--builtin", o.builtin,
                                        "a built-in input: " + keys(ui::inputSources()) + " (default: the demo's)");
     builtin->excludes(command.get_option("--input"));
@@ -244,7 +244,9 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         if (preset->fixedRadius >= 0)
             s.radius = preset->fixedRadius;
     } else if (o.run.radius >= 0 && o.run.mask.empty()) {
-        s.preset = ui::MaskPreset::BoxBlur;  // as `run --radius` does: an averaging mask of that size
+        // An averaging mask of that size, a picture to look at (`run --radius`
+        // makes an asymmetric mask instead, for checking: cli::generatedMask).
+        s.preset = ui::MaskPreset::BoxBlur;
     }
     if (o.run.radius >= 0)
         s.radius = o.run.radius;  // out of range: the set-up panel explains

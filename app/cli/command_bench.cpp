@@ -320,9 +320,8 @@ int runOwnBench(const BenchCli& o) {
         Image input = dims == 1 ? Image::signal(std::vector<float>(size->width)) : Image::planar(size->width, size->height);
         for (std::size_t i = 0; i < input.data.size(); ++i) input.data[i] = static_cast<float>((i * 7919) % 1000) / 1000.0f;
         for (int r : o.radii) {
-            const int w = 2 * r + 1;
-            std::vector<float> values(dims == 1 ? w : w * w, 1.0f / static_cast<float>(dims == 1 ? w : w * w));
-            const Mask mask = dims == 1 ? Mask::row(values) : Mask::square(w, values);
+            // Asymmetric, as `check --radius` makes it: a mask read flipped or transposed is not right.
+            const Mask mask = generatedMask(dims, r);
             RunRequest req;
             req.own = *kernel;
             req.kernel = std::string((*kernel)->info->name);

@@ -120,6 +120,7 @@ int runCheck(const CheckOptions& o) {
     if (o.json) {
         Json j = launchJson(*result);
         j["dropped_barriers"] = drop;
+        j["mask"] = loaded.maskText;
         Json counts = Json::object();
         for (int k = 0; k < kProblemKindCount; ++k)
             counts[problemKindKey(static_cast<ProblemKind>(k))] = problems.counts[static_cast<std::size_t>(k)];
@@ -182,7 +183,8 @@ int runCheck(const CheckOptions& o) {
                             static_cast<unsigned long long>(all - shown), problemKindName(static_cast<ProblemKind>(k)));
         }
     }
-    std::fflush(stdout);  // the problems first, then the summary line
+    std::fflush(stdout);  // the problems first, then the mask and the summary line
+    if (!o.json) std::fprintf(stderr, "tilescope check: mask: %s\n", loaded.maskText.c_str());
     const std::string where = std::string(backendName(result->backend)) +
                               (result->backend == Backend::Cuda ? " (" + result->backendReason + ")" : "");
     const std::string name = t.plan.kernel == KernelId::Own

@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <random>
@@ -108,6 +109,25 @@ Result<Image> generateInput(const std::string& size, int dims, unsigned seed) {
 
 }  // namespace
 
+Mask generatedMask(int dims, int radius) {
+    const int w = 2 * std::max(radius, 0) + 1;
+    const int n = dims == 1 ? w : w * w;
+    std::vector<float> values(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k)
+        values[static_cast<std::size_t>(k)] = static_cast<float>(2.0 * (k + 1) / (static_cast<double>(n) * (n + 1)));
+    return dims == 1 ? Mask::row(values) : Mask::square(w, values);
+}
+
+std::string generatedMaskText(int dims, int radius) {
+    const std::string w = std::to_string(2 * std::max(radius, 0) + 1);
+    const std::string size = dims == 1 ? w + " wide" : w + "x" + w;
+    if (radius <= 0) return "generated " + size + " (a single weight: there is nothing to flip)";
+    return "generated " + size + ", asymmetric (" +
+           (dims == 1 ? "its mirror image is not equal to it" : "no flip or transpose of it is equal to it") +
+           "): the weights 1 to " + std::to_string(dims == 1 ? 2 * radius + 1 : (2 * radius + 1) * (2 * radius + 1)) +
+           " in reading order, scaled to add up to 1";
+}
+
 Status load(const KernelOptions& o, Loaded& loaded) {
     const KernelInfo* kernel = nullptr;
     if (!o.kernelFile.empty()) {
@@ -136,13 +156,14 @@ Status load(const KernelOptions& o, Loaded& loaded) {
         auto mask = io::readMask(o.mask);
         if (!mask) return mask.error();
         loaded.mask = std::move(*mask);
+        loaded.maskText = o.mask + ", " + std::to_string(loaded.mask.width) +
+                          (loaded.mask.height > 1 ? "x" + std::to_string(loaded.mask.height) : " wide");
     } else if (o.radius < -1) {
         return badInput("--radius " + std::to_string(o.radius) + " is negative; a mask of radius R is 2R+1 wide");
     } else if (o.radius >= 0) {
-        const int w = 2 * o.radius + 1;
-        // Counts do not depend on the mask's values: any values will do.
-        std::vector<float> values(kernel->dims == 1 ? w : w * w, 1.0f / (kernel->dims == 1 ? w : w * w));
-        loaded.mask = kernel->dims == 1 ? Mask::row(values) : Mask::square(w, values);
+        // Asymmetric, so that `check` tells a mask read flipped or transposed.
+        loaded.mask = generatedMask(kernel->dims, o.radius);
+        loaded.maskText = generatedMaskText(kernel->dims, o.radius);
     } else {
         return badInput("give a mask: --mask FILE or --radius R");
     }

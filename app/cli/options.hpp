@@ -42,12 +42,24 @@ void addRaceOptions(CLI::App& command, KernelOptions& options);
 struct Loaded {
     Image input;
     Mask mask;
+    std::string maskText;  // which mask: "blur5.txt, 5x5", or the generated one's words (generatedMaskText)
     std::shared_ptr<const own::OwnKernel> own;  // --kernel-file, compiled
     RunRequest request;  // points at input and mask above: keep Loaded in place
 };
 
 // Reads or generates the input and the mask and fills the request.
 Status load(const KernelOptions& options, Loaded& loaded);
+
+// The mask --radius R generates for a kernel of `dims` dimensions: the
+// weights 1, 2, ..., n in reading order, scaled to add up to 1. No two are
+// equal, so no flip of the mask (left-right, top-bottom, both) and no
+// transpose of it equals it: a kernel that reads the mask flipped, or with
+// its row and column swapped, gives wrong outputs. All are positive, so an
+// output is a weighted average of its inputs, well within float32's rounding
+// of the float64 reference.
+Mask generatedMask(int dims, int radius);
+// "generated 5x5, asymmetric (no flip or transpose of it is equal to it)"
+std::string generatedMaskText(int dims, int radius);
 
 // Which blocks a traced command records, and how many events it may keep
 // (--trace-blocks, --event-budget).
