@@ -81,8 +81,52 @@ public:
     }
 };
 
+// The number types of C++, for the operators below (no <type_traits>: NVRTC
+// compiles this file too). `Arithmetic<T>::value` is true for them alone.
+template <class T>
+struct Arithmetic {
+    static constexpr bool value = false;
+};
+#define TS_ARITHMETIC(T)                    \
+    template <>                             \
+    struct Arithmetic<T> {                  \
+        static constexpr bool value = true; \
+    };
+TS_ARITHMETIC(bool)
+TS_ARITHMETIC(char)
+TS_ARITHMETIC(signed char)
+TS_ARITHMETIC(unsigned char)
+TS_ARITHMETIC(short)
+TS_ARITHMETIC(unsigned short)
+TS_ARITHMETIC(int)
+TS_ARITHMETIC(unsigned)
+TS_ARITHMETIC(long)
+TS_ARITHMETIC(unsigned long)
+TS_ARITHMETIC(long long)
+TS_ARITHMETIC(unsigned long long)
+TS_ARITHMETIC(float)
+TS_ARITHMETIC(double)
+#undef TS_ARITHMETIC
+template <bool B>
+struct EnableIf {};
+template <>
+struct EnableIf<true> {
+    using type = int;
+};
+// `template <class T, IfNumber<T> = 0>`: the overload exists for numbers only.
+template <class T>
+using IfNumber = typename EnableIf<Arithmetic<T>::value>::type;
+
 // A reference to one element of a writable array: the load happens when it is
 // read, the store when it is assigned.
+//
+// It behaves as the `float&` it stands for under C++'s rules: every operator
+// with a number computes in the type C++ gives `float op T` (`s[t] + 0.1` is
+// a double, `s[t] * 2` a float), compound assignments compute in that type and
+// round to float once, as `x = x op v` does. What a type cannot do, the
+// translation of a student's file does (translate.cpp): an element read as a
+// value there is written `static_cast<float>(s[t])`, so the conditional
+// operator, `auto` and overloaded functions see a float.
 template <class R>
 class ElementRef {
 public:
@@ -112,28 +156,63 @@ public:
         return *this;
     }
     TS_FN ElementRef& operator=(const ElementRef& other) { return *this = other.load(); }
-    // `dst[i] += v`, a sum kept in global memory (a listing as printed): once
-    // the right-hand side is evaluated, the element is loaded and the sum
-    // stored, both on the line of dst[i]; the add goes through the Recorder,
-    // unfused, like Accumulator's.
+    // `dst[i] += v`, a sum kept in memory (a listing as printed): once the
+    // right-hand side is evaluated, the element is loaded and the sum stored,
+    // both on the line of dst[i]. A float (or an Accumulator) is added through
+    // the Recorder, unfused, like Accumulator's sums; another number in the
+    // type C++ gives `float + T` (`+= 0.1` in double), rounded to float once.
+    // The other compound assignments likewise: a load, then a store.
     TS_FN ElementRef& operator+=(float v) { return *this = R::add(load(), v); }
-    // The other compound assignments a student's kernel may write: a load,
-    // then a store, both on the line of dst[i].
     TS_FN ElementRef& operator-=(float v) { return *this = load() - v; }
     TS_FN ElementRef& operator*=(float v) { return *this = load() * v; }
     TS_FN ElementRef& operator/=(float v) { return *this = load() / v; }
+    template <class T, IfNumber<T> = 0>
+    TS_FN ElementRef& operator+=(T v) { return *this = static_cast<float>(load() + v); }
+    template <class T, IfNumber<T> = 0>
+    TS_FN ElementRef& operator-=(T v) { return *this = static_cast<float>(load() - v); }
+    template <class T, IfNumber<T> = 0>
+    TS_FN ElementRef& operator*=(T v) { return *this = static_cast<float>(load() * v); }
+    template <class T, IfNumber<T> = 0>
+    TS_FN ElementRef& operator/=(T v) { return *this = static_cast<float>(load() / v); }
+    TS_FN ElementRef& operator+=(const ElementRef& v) { return *this += v.load(); }
+    TS_FN ElementRef& operator-=(const ElementRef& v) { return *this -= v.load(); }
+    TS_FN ElementRef& operator*=(const ElementRef& v) { return *this *= v.load(); }
+    TS_FN ElementRef& operator/=(const ElementRef& v) { return *this /= v.load(); }
+    // ++ and --: a load, then a store of the value one up or down.
+    TS_FN ElementRef& operator++() { return *this = load() + 1.0f; }
+    TS_FN ElementRef& operator--() { return *this = load() - 1.0f; }
+    TS_FN float operator++(int) {
+        const float v = load();
+        *this = v + 1.0f;
+        return v;
+    }
+    TS_FN float operator--(int) {
+        const float v = load();
+        *this = v - 1.0f;
+        return v;
+    }
+    TS_FN float operator-() const { return -load(); }
+    TS_FN float operator+() const { return load(); }
 
     // Arithmetic reads the element inside the operator, after the other operand
     // has been evaluated, so the order of recorded loads is the same under every
     // compiler (C++ leaves the order of operand evaluation unspecified).
-    TS_FN friend float operator*(float a, const ElementRef& b) { return a * b.load(); }
-    TS_FN friend float operator*(const ElementRef& a, float b) { return a.load() * b; }
-    TS_FN friend float operator*(const ElementRef& a, const ElementRef& b) {
-        float x = a.load();
-        return x * b.load();
+#define TS_ELEMENT_OPERATOR(op)                                                          \
+    template <class T, IfNumber<T> = 0>                                                 \
+    TS_FN friend auto operator op(T a, const ElementRef& b) { return a op b.load(); }   \
+    template <class T, IfNumber<T> = 0>                                                 \
+    TS_FN friend auto operator op(const ElementRef& a, T b) { return a.load() op b; }   \
+    TS_FN friend float operator op(float a, const ElementRef& b) { return a op b.load(); } \
+    TS_FN friend float operator op(const ElementRef& a, float b) { return a.load() op b; } \
+    TS_FN friend float operator op(const ElementRef& a, const ElementRef& b) {          \
+        float x = a.load();                                                             \
+        return x op b.load();                                                           \
     }
-    TS_FN friend float operator+(float a, const ElementRef& b) { return a + b.load(); }
-    TS_FN friend float operator+(const ElementRef& a, float b) { return a.load() + b; }
+    TS_ELEMENT_OPERATOR(+)
+    TS_ELEMENT_OPERATOR(-)
+    TS_ELEMENT_OPERATOR(*)
+    TS_ELEMENT_OPERATOR(/)
+#undef TS_ELEMENT_OPERATOR
 };
 
 // A writable array in global memory (P).

@@ -60,6 +60,25 @@ inline auto max(A a, B b) {
     return x < y ? y : x;
 }
 
+// CUDA's math functions as its headers declare them: a float argument picks
+// the float overload (`floor(x)`, `abs(x)` and `fmin(x, y)` of floats are
+// floats, as floorf, fabsf and fminf), a double one the double overload, an
+// int `abs` stays an int.
+using std::abs;
+using std::ceil;
+using std::cos;
+using std::exp;
+using std::fabs;
+using std::floor;
+using std::fmax;
+using std::fmin;
+using std::log;
+using std::pow;
+using std::round;
+using std::sin;
+using std::sqrt;
+using std::trunc;
+
 // [SECTION] The CUDA runtime calls launch() may make.
 
 enum cudaError_t { cudaSuccess = 0 };
@@ -179,22 +198,12 @@ Launcher<Params...> launchKernel(void (*kernel)(Params...), const char* name, st
     return l;
 }
 
-// Where a kernel's __shared__ array starts in the block's shared memory.
-inline traced::SharedSlice tsSharedAt(int offset, int count, unsigned line = __builtin_LINE()) {
-    return traced::SharedSlice{Recorder::sharedMemory(offset + count, line) + offset, offset};
-}
+#include "own/own_language.inl"
+
 // extern __shared__ float x[]: the launch's dynamic shared memory, after the static arrays.
 inline SharedArray<float> tsDynamicShared(int offset, unsigned line = __builtin_LINE()) {
     const int count = static_cast<int>(cpu::t_block->shared.size()) - offset;
     return SharedArray<float>(tsSharedAt(offset, count < 0 ? 0 : count, line), count < 0 ? 0 : count);
-}
-
-// `sum += x` on a local float: one multiply-add, rounded as the GPU's
-// instrumented build rounds it, recorded on its line.
-inline float& tsAddTo(float& sum, traced::Addend term) {
-    sum = Recorder::add(sum, term.value);
-    Recorder::record(Op::MultiplyAdd, kArrayNone, -1, sum, term.line);
-    return sum;
 }
 
 }  // namespace tilescope::own_user

@@ -28,6 +28,7 @@
 #include "api/plan.hpp"
 #include "core/barrier_drop.hpp"
 #include "exec/fault.hpp"
+#include "own/translate.hpp"
 #include "trace/event.hpp"
 
 namespace tilescope::own {
@@ -58,18 +59,11 @@ namespace tilescope::instrumented {
 namespace tilescope::own_user {
 using Recorder = ::tilescope::instrumented::DeviceRecorder;
 #include "exec/traced_language.inl"
-TS_FN traced::SharedSlice tsSharedAt(int offset, int count, unsigned line = __builtin_LINE()) {
-    return traced::SharedSlice{Recorder::sharedMemory(offset + count, line) + offset, offset};
-}
+#include "own/own_language.inl"
 TS_FN SharedArray<float> tsDynamicShared(int offset, unsigned line = __builtin_LINE()) {
     int count = ::tilescope::instrumented::g_trace.sharedFloats - offset;
     if (count < 0) count = 0;
     return SharedArray<float>(tsSharedAt(offset, count, line), count);
-}
-TS_FN float& tsAddTo(float& sum, traced::Addend term) {
-    sum = Recorder::add(sum, term.value);
-    Recorder::record(Op::MultiplyAdd, kArrayNone, -1, sum, term.line);
-    return sum;
 }
 }
 #define __syncthreads() ::tilescope::instrumented::syncthreads(__LINE__)
@@ -225,7 +219,7 @@ private:
         if (logSize > 0) nvrtcGetProgramLog(prog, log.data());
         if (compiled != NVRTC_SUCCESS) {
             nvrtcDestroyProgram(&prog);
-            throw CudaFailure{"NVRTC: " + firstError(log)};
+            throw CudaFailure{"NVRTC: " + inStudentsWords(firstError(log))};
         }
         Program p;
         for (const std::string& n : names) {

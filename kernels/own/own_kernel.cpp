@@ -145,8 +145,13 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
     return e;
 }
 
-// The compiler's first error, as one line naming the student's file.
+// The compiler's first error, as one line naming the student's file, in the
+// student's words (no name of the kernel language).
+std::string firstCompilerErrorLine(const std::string& output, const std::string& path);
 std::string firstCompilerError(const std::string& output, const std::string& path) {
+    return inStudentsWords(firstCompilerErrorLine(output, path));
+}
+std::string firstCompilerErrorLine(const std::string& output, const std::string& path) {
     std::stringstream lines(output);
     std::string line;
     while (std::getline(lines, line)) {

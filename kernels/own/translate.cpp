@@ -5,6 +5,8 @@
 #endif
 
 #include <algorithm>
+#include <cctype>
+#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -28,6 +30,73 @@ std::string Diagnostic::text() const {
     if (line > 0) s += ":" + std::to_string(line);
     if (column > 0) s += ":" + std::to_string(column);
     return s + ": " + message;
+}
+
+namespace {
+
+// The end of the template arguments that open at `open` (a '<'), or npos.
+std::size_t closingAngle(const std::string& s, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = open; i < s.size(); ++i) {
+        if (s[i] == '<') ++depth;
+        if (s[i] == '>' && --depth == 0) return i;
+    }
+    return std::string::npos;
+}
+
+}  // namespace
+
+std::string inStudentsWords(std::string message) {
+    auto replaceAll = [&](const std::string& from, const std::string& to) {
+        for (std::size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
+            message.replace(at, from.size(), to);
+    };
+    for (const char* space : {"::tilescope::own_user::", "tilescope::own_user::", "tilescope::traced::",
+                              "tilescope::cpu::", "tilescope::own::", "tilescope::instrumented::", "own_user::",
+                              "traced::"})
+        replaceAll(space, "");
+    // A template's name and its arguments, as the CUDA it stands for.
+    struct Name {
+        const char* name;
+        const char* as;  // "" with `keepArgument`: the first argument, in brackets
+        bool keepArgument;
+    };
+    const Name names[] = {
+        {"ElementRef", "float&", false},       {"InputArray", "const float*", false},
+        {"OutputArray", "float*", false},      {"SharedArray2D", "__shared__ float[][]", false},
+        {"SharedArray", "__shared__ float[]", false}, {"Accumulator", "float", false},
+        {"ConstantArray", "__constant__ ", true}, {"Global<const float>", "const float*", false},
+        {"Global<float>", "float*", false},
+    };
+    for (const Name& n : names) {
+        const std::string name = n.name;
+        for (std::size_t at = message.find(name); at != std::string::npos; at = message.find(name, at + 1)) {
+            if (at > 0 && (std::isalnum(static_cast<unsigned char>(message[at - 1])) || message[at - 1] == '_'))
+                continue;
+            std::size_t end = at + name.size();
+            std::string as = n.as;
+            if (name.back() != '>' && end < message.size() && message[end] == '<') {
+                const std::size_t close = closingAngle(message, end);
+                if (close == std::string::npos) continue;
+                if (n.keepArgument) {
+                    std::string argument = message.substr(end + 1, close - end - 1);
+                    argument = argument.substr(0, argument.find(", "));
+                    as += argument;
+                }
+                end = close + 1;
+            } else if (name.back() != '>' && end < message.size() &&
+                       (std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '_')) {
+                continue;  // a longer name (SharedArray2D when looking for SharedArray)
+            }
+            message.replace(at, end - at, as);
+        }
+    }
+    replaceAll("Addend", "float");
+    replaceAll("CpuRecorder", "");
+    replaceAll("DeviceRecorder", "");
+    replaceAll("launchKernel", "<<< >>>");
+    replaceAll("tsAddTo", "+=");
+    return message;
 }
 
 unsigned diagnosticLine(const std::string& message, const std::string& path) {
@@ -81,7 +150,10 @@ const char* cudaGetErrorString(cudaError_t);
 extern "C" __host__ __device__ int printf(const char*, ...);
 template <class A, class B> __host__ __device__ auto min(A a, B b) -> decltype(a < b ? a : b);
 template <class A, class B> __host__ __device__ auto max(A a, B b) -> decltype(a < b ? a : b);
-#define TS_MATH1(name) __host__ __device__ double name(double); __host__ __device__ float name##f(float);
+// As CUDA's math headers declare them: a float overload beside the double one
+// (floor(x) of a float is a float), an integer argument taken as a double.
+#define TS_MATH1(name) __host__ __device__ double name(double); __host__ __device__ float name(float); \
+    __host__ __device__ float name##f(float); template <class T> __host__ __device__ double name(T);
 TS_MATH1(ceil) TS_MATH1(floor) TS_MATH1(sqrt) TS_MATH1(exp) TS_MATH1(fabs) TS_MATH1(round) TS_MATH1(log)
 TS_MATH1(sin) TS_MATH1(cos) TS_MATH1(trunc)
 #undef TS_MATH1
@@ -89,9 +161,16 @@ __host__ __device__ float fminf(float, float);
 __host__ __device__ float fmaxf(float, float);
 __host__ __device__ double fmin(double, double);
 __host__ __device__ double fmax(double, double);
+__host__ __device__ float fmin(float, float);
+__host__ __device__ float fmax(float, float);
 __host__ __device__ float powf(float, float);
 __host__ __device__ double pow(double, double);
+__host__ __device__ float pow(float, float);
 __host__ __device__ int abs(int);
+__host__ __device__ long abs(long);
+__host__ __device__ long long abs(long long);
+__host__ __device__ float abs(float);
+__host__ __device__ double abs(double);
 // Declared so that a call to them is refused with its reason, not as unknown.
 #define TS_REFUSED(name) template <class... A> __host__ __device__ int name(A...);
 TS_REFUSED(atomicAdd) TS_REFUSED(atomicSub) TS_REFUSED(atomicExch) TS_REFUSED(atomicMin) TS_REFUSED(atomicMax)
@@ -207,6 +286,36 @@ CXCursor unwrap(CXCursor c) {
     }
 }
 
+// `k << <grid, block >> > (args)`, as Visual Studio's formatter spaces a
+// launch, is the launch `k<<<grid, block>>>(args)` to nvcc, and nothing else
+// in C++ (`<< <` and `>> >` never are). Written as `<<< ` and `>>> `, the
+// text keeps every offset; comments and literals are left as they are.
+std::string joinSpacedChevrons(std::string text) {
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const char c = text[i];
+        if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+            while (i < n && text[i] != '\n') ++i;
+        } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+            const std::size_t end = text.find("*/", i + 2);
+            i = end == std::string::npos ? n : end + 1;
+        } else if (c == '"' || c == '\'') {
+            for (++i; i < n && text[i] != c && text[i] != '\n'; ++i)
+                if (text[i] == '\\') ++i;
+        } else if ((c == '<' || c == '>') && i + 2 < n && text[i + 1] == c &&
+                   (text[i + 2] == ' ' || text[i + 2] == '\t')) {
+            std::size_t j = i + 2;
+            while (j < n && (text[j] == ' ' || text[j] == '\t')) ++j;
+            if (j < n && text[j] == c && (j + 1 >= n || text[j + 1] != c)) {
+                text[i + 2] = c;
+                for (std::size_t k = i + 3; k <= j; ++k) text[k] = ' ';
+                i = j;
+            }
+        }
+    }
+    return text;
+}
+
 struct Token {
     std::string spelling;
     unsigned begin = 0, end = 0;  // offsets in the main file
@@ -264,11 +373,20 @@ private:
     struct Edit {
         unsigned begin, end;
         std::string text;
+        bool closing = false;  // an insertion that closes what an earlier one opened, like `)`
+        unsigned order = 0;    // when it was made: an outer expression's before an inner one's
     };
 
     // Applies non-overlapping edits; a replaced span keeps its line breaks.
+    // Insertions at one offset: what closes, innermost first (made last),
+    // then what opens, outermost first (made first), then a replacement.
     std::string apply(std::vector<Edit> edits) const {
-        std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+        auto rank = [](const Edit& e) { return e.begin != e.end ? 2 : e.closing ? 0 : 1; };
+        std::sort(edits.begin(), edits.end(), [&](const Edit& a, const Edit& b) {
+            if (a.begin != b.begin) return a.begin < b.begin;
+            if (rank(a) != rank(b)) return rank(a) < rank(b);
+            return rank(a) == 0 ? a.order > b.order : a.order < b.order;
+        });
         std::string out;
         unsigned at = 0;
         for (const Edit& e : edits) {
@@ -284,7 +402,11 @@ private:
         return out;
     }
 
-    void edit(unsigned begin, unsigned end, std::string text) { m_edits.push_back(Edit{begin, end, std::move(text)}); }
+    void edit(unsigned begin, unsigned end, std::string text) {
+        m_edits.push_back(Edit{begin, end, std::move(text), false, m_editCount++});
+    }
+    // An insertion that closes an expression an earlier insertion opened.
+    void close(unsigned at, std::string text) { m_edits.push_back(Edit{at, at, std::move(text), true, m_editCount++}); }
 
     unsigned lineOf(CXCursor c) const { return expansion(clang_getCursorLocation(c)).line; }
     unsigned beginOf(CXCursor c) const { return expansion(clang_getRangeStart(clang_getCursorExtent(c))).offset; }
@@ -378,6 +500,17 @@ private:
         case CXCursor_FunctionDecl:
             function(c, out);
             return;
+        case CXCursor_LinkageSpec:
+            linkage(c, out);
+            return;
+        case CXCursor_UnexposedDecl: {  // libclang before 16 shows `extern "C"` so
+            const std::vector<Token> t = tokens(c);
+            if (t.size() >= 2 && t[0].spelling == "extern" && t[1].spelling == "\"C\"") {
+                linkage(c, out);
+                return;
+            }
+            reject(line, "this declaration is not supported in a kernel file");
+        }
         case CXCursor_VarDecl:
             globalVariable(c, out);
             return;
@@ -400,6 +533,22 @@ private:
         default:
             reject(line, "this declaration is not supported in a kernel file");
         }
+    }
+
+    // `extern "C" __global__ void k(...)` or `extern "C" { ... }`: C linkage,
+    // which the plain CUDA build keeps (the kernel is found by its name either
+    // way) and the traced builds leave out, their kernels living in a
+    // namespace of their own. What it declares is read as if it stood alone.
+    void linkage(CXCursor c, Translation& out) {
+        const std::vector<Token> toks = tokens(c);
+        if (toks.size() >= 2 && toks[0].spelling == "extern") {
+            edit(toks[0].begin, toks[1].end, std::string(toks[1].end - toks[0].begin, ' '));
+            if (toks.size() >= 4 && toks[2].spelling == "{" && toks.back().spelling == "}") {
+                edit(toks[2].begin, toks[2].end, " ");
+                edit(toks.back().begin, toks.back().end, " ");
+            }
+        }
+        for (CXCursor child : children(c)) topLevel(child, out);
     }
 
     void globalVariable(CXCursor c, Translation& out) {
@@ -443,8 +592,16 @@ private:
     void function(CXCursor c, Translation& out) {
         const std::string name = str(clang_getCursorSpelling(c));
         const unsigned line = lineOf(c);
-        if (!clang_isCursorDefinition(c)) return;  // a declaration ahead of its definition
         const bool global = hasAttr(c, CXCursor_CUDAGlobalAttr);
+        if (!clang_isCursorDefinition(c)) {
+            // A declaration ahead of its definition: a kernel's declares the
+            // same parameters as the definition will, in the traced language.
+            if (global)
+                for (CXCursor child : children(c))
+                    if (clang_getCursorKind(child) == CXCursor_ParmDecl && isFloatPointer(clang_getCursorType(child)))
+                        arrayParameter(child);
+            return;
+        }
         const bool device = hasAttr(c, CXCursor_CUDADeviceAttr);
         const bool host = hasAttr(c, CXCursor_CUDAHostAttr) || !device;
         std::vector<CXCursor> params;
@@ -534,10 +691,8 @@ private:
             KernelParameter kp{pname, false, false};
             if (isFloatPointer(t)) {
                 kp.array = true;
-                kp.writable = !clang_isConstQualifiedType(clang_getPointeeType(clang_getCanonicalType(t)));
+                kp.writable = arrayParameter(p);
                 m_arrays.insert(pname);
-                const unsigned nameAt = expansion(clang_getCursorLocation(p)).offset;
-                edit(beginOf(p), nameAt, kp.writable ? "Global<float> " : "Global<const float> ");
             } else if (!isScalar(t)) {
                 reject(pline, "parameter " + pname + " of " + name + " is " + typeName(t) +
                                   ": a kernel takes float arrays (const float* N, float* P) and numbers");
@@ -547,8 +702,11 @@ private:
         out.kernels.push_back(k);
         KernelDeclaration& declared = out.kernels.back();
         m_arrayParams = {};
-        for (const KernelParameter& p : declared.parameters)
+        m_writableParams = {};
+        for (const KernelParameter& p : declared.parameters) {
             if (p.array) m_arrayParams.insert(p.name);
+            if (p.array && p.writable) m_writableParams.insert(p.name);
+        }
         m_kernels.insert(name);
         Scope scope{Context::Kernel, &declared};
         statement(body, scope);
@@ -571,6 +729,17 @@ private:
             edit(offset.first, offset.second, text);
         }
         m_sharedEdits.clear();
+    }
+
+    // `const float* N` -> `Global<const float> N`; true when the array is writable.
+    bool arrayParameter(CXCursor p) {
+        const CXType t = clang_getCursorType(p);
+        const bool writable = !clang_isConstQualifiedType(clang_getPointeeType(clang_getCanonicalType(t)));
+        const unsigned nameAt = expansion(clang_getCursorLocation(p)).offset;
+        // A parameter without a name (a prototype's) ends where its type ends.
+        const unsigned end = str(clang_getCursorSpelling(p)).empty() ? endOf(p) : nameAt;
+        edit(beginOf(p), end, writable ? "Global<float> " : "Global<const float> ");
+        return writable;
     }
 
     void statement(CXCursor c, Scope& scope) {
@@ -602,26 +771,47 @@ private:
                 const CXCursor base = unwrap(kids[0]);
                 if (clang_getCursorKind(base) == CXCursor_DeclRefExpr) m_subscripted.insert(beginOf(base));
             }
+            if (device) elementRead(c);
             break;
         }
         case CXCursor_DeclRefExpr:
-            if (device) reference(c, scope);
+            globalQualifier(c);
+            if (device) {
+                reference(c, scope);
+                elementReferenceRead(c);
+            }
             break;
         case CXCursor_UnaryOperator:
             if (device) unary(c);
             break;
         case CXCursor_CompoundAssignOperator:
-            if (device) constantWrite(c);
+            if (device) {
+                constantWrite(c);
+                assigned(c);
+            }
             if (device && compoundAssign(c, scope)) return;
             break;
         case CXCursor_BinaryOperator:
-            if (device) constantWrite(c);
+            if (device) {
+                constantWrite(c);
+                if (operatorOf(c) == "=") assigned(c);
+            }
             break;
         default:
             break;
         }
         (void)name;
         for (CXCursor child : children(c)) statement(child, scope);
+    }
+
+    // `::M`, a name of the file's own global scope: the traced builds put the
+    // file inside a namespace of their own, where `::M` is that namespace's M.
+    void globalQualifier(CXCursor c) {
+        const std::vector<Token> t = tokens(c);
+        if (t.size() < 2 || t[0].spelling != "::" || t[1].spelling != str(clang_getCursorSpelling(c))) return;
+        const CXCursor target = clang_getCursorReferenced(c);
+        if (clang_Cursor_isNull(target) || !expansion(clang_getCursorLocation(target)).mainFile) return;
+        edit(t[0].begin, t[0].end, "::tilescope::own_user::");
     }
 
     // A name used on its own: the arrays may only be indexed.
@@ -647,8 +837,136 @@ private:
         const std::string first = t.front().spelling, last = t.back().spelling;
         if (element && (first == "&"))
             reject(lineOf(c), "the address of an array element (&a[i]) is not supported: index the array itself");
-        if (element && (first == "++" || first == "--" || last == "++" || last == "--"))
-            reject(lineOf(c), "++ and -- on an array element are not supported: write a[i] += 1");
+        if (first == "++" || first == "--" || last == "++" || last == "--") {
+            const std::string array = element ? rootArray(operand) : "";
+            if (m_constantNames.count(array))
+                reject(lineOf(c), "a kernel writes " + array + ", a __constant__ array: constant memory is "
+                                  "read-only to kernels (launch() fills it with cudaMemcpyToSymbol)");
+            m_lvalues.insert(spellingOf(operand));  // loaded, then stored
+        }
+    }
+
+    // [SECTION] Elements read as values. An element of a writable array (P,
+    // a __shared__ array) is an ElementRef in the traced language, which loads
+    // when it converts to float. A conversion is not a float: the conditional
+    // operator would give `c ? 0 : s[t]` the type int, `auto` would keep the
+    // reference, overloads (`abs`) and templates would see a class. So every
+    // element the kernel reads as a value is written `static_cast<float>(s[t])`,
+    // and only an element assigned to (`=`, `+=`, ++, a `float&` bound to it)
+    // stays a reference.
+
+    // The operator of a binary expression: the first token after its left operand.
+    std::string operatorOf(CXCursor c) const {
+        const std::vector<CXCursor> kids = children(c);
+        if (kids.size() != 2) return {};
+        const unsigned lhsEnd = endOf(kids[0]);
+        for (const Token& t : tokens(c))
+            if (t.begin >= lhsEnd) return t.spelling;
+        return {};
+    }
+
+    // The left operand of an assignment is written to, not read.
+    void assigned(CXCursor c) {
+        const std::vector<CXCursor> kids = children(c);
+        if (!kids.empty()) m_lvalues.insert(spellingOf(unwrap(kids[0])));
+    }
+
+    // Where the expression's text starts in the file: its own place, or for an
+    // expression passed to a macro, its place in the macro's arguments. None
+    // (UINT_MAX) for one written inside a macro's definition, which every use
+    // of the macro shares.
+    unsigned spellingOf(CXCursor c) const {
+        const CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
+        CXFile file;
+        unsigned line, column, offset;
+        clang_getSpellingLocation(start, &file, &line, &column, &offset);
+        const Where at = expansion(start);
+        if (!at.mainFile || !clang_File_isEqual(file, clang_getFile(m_tu, m_path.c_str()))) return UINT_MAX;
+        if (offset < at.offset) return UINT_MAX;  // in a #define, above its use
+        return offset;
+    }
+
+    // The name of the array an element or row belongs to (s for s[i][j]).
+    static std::string rootArray(CXCursor c) {
+        while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
+            const std::vector<CXCursor> kids = children(c);
+            if (kids.empty()) return {};
+            c = unwrap(kids[0]);
+        }
+        return clang_getCursorKind(c) == CXCursor_DeclRefExpr ? str(clang_getCursorSpelling(c)) : std::string();
+    }
+
+    // Writes `static_cast<float>(` before the name at `at` and `)` after it and
+    // its `brackets` subscripts, when the text there is that.
+    void readAsFloat(unsigned at, const std::string& name, int brackets) {
+        if (at == UINT_MAX || m_readAsFloat.count(at) || m_text.compare(at, name.size(), name) != 0) return;
+        std::size_t end = at + name.size();
+        for (int b = 0; b < brackets; ++b) {
+            while (end < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[end]))) ++end;
+            if (end >= m_text.size() || m_text[end] != '[') return;
+            int depth = 0;
+            for (; end < m_text.size(); ++end) {
+                depth += m_text[end] == '[' ? 1 : m_text[end] == ']' ? -1 : 0;
+                if (depth == 0) break;
+            }
+            if (end >= m_text.size()) return;
+            ++end;
+        }
+        m_readAsFloat.insert(at);
+        edit(at, at, "static_cast<float>(");
+        close(static_cast<unsigned>(end), ")");
+    }
+
+    void elementRead(CXCursor c) {
+        if (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Float) return;  // a row, not an element
+        const std::string array = rootArray(c);
+        if (!m_writableParams.count(array) && !m_sharedNames.count(array)) return;  // reads give floats already
+        const unsigned at = spellingOf(c);
+        if (m_lvalues.count(at)) return;
+        int brackets = 0;
+        for (CXCursor e = c; clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr; ++brackets) {
+            const std::vector<CXCursor> kids = children(e);
+            if (kids.empty()) return;
+            e = unwrap(kids[0]);
+        }
+        readAsFloat(at, array, brackets);
+    }
+
+    // A `float&` bound to an element is that element: reading it loads it.
+    void elementReferenceRead(CXCursor c) {
+        const CXCursor target = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(target) != CXCursor_VarDecl) return;
+        if (!m_elementReferences.count(expansion(clang_getCursorLocation(target)).offset)) return;
+        const unsigned at = spellingOf(c);
+        if (!m_lvalues.count(at)) readAsFloat(at, str(clang_getCursorSpelling(c)), 0);
+    }
+
+    // `float& e = s[t]` or `const float& c = s[j]`: the reference is the element
+    // (`auto e = s[t]`, an ElementRef), so that a later store to s[t] is seen.
+    bool elementReference(CXCursor c) {
+        const CXType type = clang_getCanonicalType(clang_getCursorType(c));
+        if (type.kind != CXType_LValueReference ||
+            clang_getCanonicalType(clang_getPointeeType(type)).kind != CXType_Float)
+            return false;
+        CXCursor init{};
+        bool found = false;
+        for (CXCursor child : children(c))
+            if (clang_isExpression(clang_getCursorKind(child))) {
+                init = unwrap(child);
+                found = true;
+            }
+        if (!found || clang_getCursorKind(init) != CXCursor_ArraySubscriptExpr) return false;
+        const std::string array = rootArray(init);
+        if (!m_writableParams.count(array) && !m_sharedNames.count(array)) return false;
+        const unsigned begin = beginOf(c);
+        const unsigned nameAt = expansion(clang_getCursorLocation(c)).offset;
+        if (spellingOf(c) != begin || nameAt <= begin || m_referenceDeclarations.count(begin))
+            reject(lineOf(c), "declare one reference to an array element per declaration");
+        m_referenceDeclarations.insert(begin);
+        edit(begin, nameAt, "auto ");
+        m_lvalues.insert(spellingOf(init));
+        m_elementReferences.insert(nameAt);
+        return true;
     }
 
     // An assignment into a __constant__ array: constant memory is read-only to kernels.
@@ -696,7 +1014,7 @@ private:
         if (!op || op->spelling != "+=") return false;
         const std::string var = str(clang_getCursorSpelling(lhs));
         edit(beginOf(kids[0]), op->end, "tsAddTo(" + var + ", ");
-        edit(endOf(c), endOf(c), ")");
+        close(endOf(c), ", " + std::to_string(lineOf(c)) + ")");
         statement(kids[1], scope);
         return true;
     }
@@ -739,6 +1057,7 @@ private:
                                                       "access is traced");
         if (device && (clang_Cursor_getStorageClass(c) == CX_SC_Static))
             reject(line, "static variable " + name + " in device code is not supported");
+        if (device) elementReference(c);
         for (CXCursor child : children(c)) statement(child, scope);
     }
 
@@ -747,19 +1066,30 @@ private:
             for (CXCursor child : children(c)) statement(child, scope);  // <<<grid, block>>>'s values
             return;
         }
-        const std::vector<Token> toks = tokens(c);
-        const bool chevrons = std::any_of(toks.begin(), toks.end(), [](const Token& t) { return t.spelling == "<<<"; });
         const std::string name = str(clang_getCursorSpelling(c));
         const unsigned line = lineOf(c);
-        if (chevrons) {
+        // A kernel launch is a call with a launch configuration, whatever the
+        // <<< >>> hold (a macro, a call) and however they are spaced.
+        const std::vector<CXCursor> kids = children(c);
+        const bool launch = std::any_of(kids.begin(), kids.end(), [](CXCursor k) {
+            k = unwrap(k);
+            return clang_getCursorKind(k) == CXCursor_CallExpr &&
+                   str(clang_getCursorSpelling(k)) == "__cudaPushCallConfiguration";
+        });
+        if (launch) {
             if (scope.context != Context::Host)
-                reject(line, "a kernel launching a kernel (dynamic parallelism) is not supported");
-            kernelLaunch(c, toks, scope);
+                reject(line, "a kernel launch inside device code (dynamic parallelism) is not supported");
+            kernelLaunch(c, tokens(c), scope);
             return;
         }
         const CXCursor callee = clang_getCursorReferenced(c);
         const CXCursorKind calleeKind = clang_getCursorKind(callee);
-        if (calleeKind == CXCursor_Constructor || calleeKind == CXCursor_ConversionFunction || name == "dim3") {
+        // dim3's constructors and its assignment (`dim3 b; b = dim3(16, 16);`).
+        const bool dim3Member =
+            (calleeKind == CXCursor_CXXMethod || calleeKind == CXCursor_Constructor) &&
+            str(clang_getCursorSpelling(clang_getCursorSemanticParent(callee))) == "dim3";
+        if (calleeKind == CXCursor_Constructor || calleeKind == CXCursor_ConversionFunction || name == "dim3" ||
+            dim3Member) {
             for (CXCursor child : children(c)) statement(child, scope);
             return;
         }
@@ -791,6 +1121,7 @@ private:
         if (kids.empty()) reject(line, "a kernel launch this translator does not understand");
         const CXCursor callee = unwrap(kids[0]);
         const std::string kernel = str(clang_getCursorSpelling(callee));
+        if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr) globalQualifier(callee);
 
         if (!m_kernels.count(kernel))
             reject(line, "launch() may launch only a __global__ kernel defined above it in this file");
@@ -837,7 +1168,7 @@ public:
             if (k && k->arrayOf.empty()) k->arrayOf = l.arrays;
             edit(l.calleeBegin, l.calleeBegin, "::tilescope::own_user::launchKernel(");
             edit(l.openBegin, l.openEnd, ", \"" + l.kernel + "\", " + std::to_string(bytes) + ", ");
-            edit(l.closeBegin, l.closeEnd, ")");
+            edit(l.closeBegin, l.closeEnd, ")");  // replaces >>>
         }
     }
 
@@ -857,12 +1188,18 @@ private:
     const std::string& m_text;
     CXTranslationUnit m_tu;
     std::vector<Edit> m_edits;
+    unsigned m_editCount = 0;
     std::vector<Edit> m_hostOnly;     // blanked in the device sources
     std::vector<Edit> m_plainDevice;  // the edits of the plain device source
     std::vector<Launch> m_launches;
     std::vector<std::pair<std::pair<unsigned, unsigned>, std::size_t>> m_sharedEdits;
     std::set<std::string> m_arrays, m_arrayParams, m_sharedNames, m_shared2D, m_constantNames, m_kernels;
     std::set<unsigned> m_subscripted;  // offsets of array names used as a[...]
+    std::set<std::string> m_writableParams;  // the kernel's float* parameters
+    std::set<unsigned> m_lvalues;            // where an element assigned to is spelled
+    std::set<unsigned> m_readAsFloat;        // where static_cast<float>( was written
+    std::set<unsigned> m_elementReferences;  // the names of float& bound to elements
+    std::set<unsigned> m_referenceDeclarations;
     bool m_sawLaunch = false;
     bool m_launchesKernel = false;
     unsigned m_launchLine = 1;
@@ -885,8 +1222,9 @@ void writeFile(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-Result<Translation> translate(const std::string& path, const std::string& text, const std::string& scratch,
+Result<Translation> translate(const std::string& path, const std::string& original, const std::string& scratch,
                               Diagnostic* diagnostic) {
+    const std::string text = joinSpacedChevrons(original);
     auto fail = [&](const Diagnostic& d) -> Result<Translation> {
         if (diagnostic) *diagnostic = d;
         return badInput(d.text());
@@ -933,7 +1271,7 @@ Result<Translation> translate(const std::string& path, const std::string& text, 
 
     Translation out;
     out.path = path;
-    out.text = text;
+    out.text = original;
     Translator translator(path, text, tu);
     try {
         // Constants first: launch() and the kernels refer to them by name.

@@ -3,7 +3,9 @@
 //   const float* N            ->  Global<const float> N
 //   __shared__ float T[A][B]  ->  SharedArray2D<float> T(tsSharedAt(offset, A*B), A, B)
 //   __constant__ float M[A]   ->  ConstantArray<float[A]> M
-//   sum += x  (a local float) ->  tsAddTo(sum, x)      (one multiply-add, recorded)
+//   sum += x  (a local float) ->  tsAddTo(sum, x, LINE)  (one multiply-add, recorded)
+//   s[t] read as a value      ->  static_cast<float>(s[t])
+//   const float& c = s[t]     ->  auto c = s[t]        (the element itself)
 //   k<<<g, b, s>>>(args)      ->  launchKernel(k, "k", staticBytes, g, b, s)(args)
 // Only those spans change; every other byte, and every line break, stays
 // where the student put it, so each recorded line and each compiler message
@@ -83,6 +85,12 @@ struct Diagnostic {
 // diagnostic's text(), and `diagnostic` (when given) holds it apart.
 Result<Translation> translate(const std::string& path, const std::string& text, const std::string& scratch,
                               Diagnostic* diagnostic = nullptr);
+
+// A compiler's message about the translation in the student's words: the
+// kernel language's names (its namespaces, ElementRef, Global<const float>,
+// SharedArray2D, ConstantArray, Accumulator, ...) given as the CUDA types
+// they stand for.
+std::string inStudentsWords(std::string message);
 
 // The line a diagnostic's text names ("file.cu:12:5: ..." -> 12), 0 if none.
 unsigned diagnosticLine(const std::string& message, const std::string& path);
