@@ -304,6 +304,15 @@ TEST(OwnLanguage, LaunchesAsCoursesWriteThem) {
                           file(kernel)},
         {"extern C", file("extern \"C\" __global__ void k(const float* N, float* P, int width) {\n" + body)},
         {"extern C block", file("extern \"C\" {\n" + kernel + "}\n")},
+        {"timed with events, a stream", file(kernel, "    cudaEvent_t start, stop;\n"
+                                                     "    cudaEventCreate(&start); cudaEventCreate(&stop);\n"
+                                                     "    cudaEventRecord(start);\n"
+                                                     "    k<<<(int)ceil(width / 32.0), 32, 0, 0>>>(N, P, width);\n"
+                                                     "    cudaEventRecord(stop, 0);\n"
+                                                     "    cudaEventSynchronize(stop);\n"
+                                                     "    float ms = 0;\n"
+                                                     "    cudaEventElapsedTime(&ms, start, stop);\n"
+                                                     "    cudaEventDestroy(start); cudaEventDestroy(stop);\n")},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);

@@ -144,6 +144,12 @@ template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 cudaError_t cudaDeviceSynchronize();
+typedef struct CUevent_st* cudaEvent_t;
+cudaError_t cudaEventCreate(cudaEvent_t*);
+cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t);
+cudaError_t cudaEventElapsedTime(float*, cudaEvent_t, cudaEvent_t);
+cudaError_t cudaEventDestroy(cudaEvent_t);
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorString(cudaError_t);
@@ -207,8 +213,9 @@ constexpr const char* kKernelCalls[] = {
 // What launch() may call, besides its own host functions.
 constexpr const char* kHostCalls[] = {
     "cudaMemcpyToSymbol", "cudaDeviceSynchronize", "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString",
+    "cudaEventCreate", "cudaEventRecord", "cudaEventSynchronize", "cudaEventElapsedTime", "cudaEventDestroy",
     "printf", "min", "max", "ceil", "ceilf", "floor", "floorf", "sqrt", "sqrtf", "fabs", "fabsf", "round", "roundf",
-    "abs", "pow", "powf", "log", "logf",
+    "abs", "pow", "powf", "log", "logf", "fmin", "fmax", "fminf", "fmaxf", "trunc", "truncf",
 };
 
 template <std::size_t K>
