@@ -223,6 +223,50 @@ TEST_F(TraceCommands, TraceMarksWhatIfInTheFile) {
     EXPECT_FALSE(back->plan.whatIfReason.empty());
 }
 
+// A kernel file's printf output (in the kernel and in launch()) is shown by
+// every command that runs it, on stderr under its own heading, so that the
+// JSON on stdout stays JSON; a long output is cut after 100 lines.
+TEST_F(TraceCommands, AKernelFilesPrintfOutputIsShownOnStderr) {
+    const fs::path file = m_dir / "talk.cu";
+    std::ofstream(file) << "__global__ void talk(const float* N, float* P, int width)\n"
+                           "{\n"
+                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i < 3) printf(\"thread %d here\\n\", i);\n"
+                           "    if (i == 0) for (int k = 0; k < 200; k++) printf(\"k = %d\\n\", k);\n"
+                           "    if (i < width) P[i] = N[i];\n"
+                           "}\n"
+                           "void launch(const float* N, const float* M, float* P, int r, int width)\n"
+                           "{\n"
+                           "    printf(\"launch: width %d\\n\", width);\n"
+                           "    talk<<<(width + 63) / 64, 64>>>(N, P, width);\n"
+                           "}\n";
+    const std::string heading = "printf output of the kernel (204 lines):\n"
+                                "  | launch: width 300\n"
+                                "  | thread 0 here\n"
+                                "  | k = 0\n";
+    Outcome o = tilescope("check --kernel-file " + file.string() + " --size 300 --radius 0 --backend cpu");
+    EXPECT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_NE(o.err.find(heading), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("  | k = 97\n... and 104 more lines\n"), std::string::npos) << o.err;
+    EXPECT_EQ(o.out.find("k = "), std::string::npos) << o.out;
+
+    o = tilescope("check --kernel-file " + file.string() + " --size 300 --radius 0 --backend cpu --json");
+    EXPECT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_EQ(json(o)["total"], 0);
+    EXPECT_NE(o.err.find(heading), std::string::npos) << o.err;
+
+    o = tilescope("stats --kernel-file " + file.string() + " --size 300 --radius 1 --backend cpu");
+    EXPECT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_TRUE(json(o).contains("totals"));
+    EXPECT_NE(o.err.find(heading), std::string::npos) << o.err;
+
+    o = tilescope("trace --kernel-file " + file.string() + " --size 300 --radius 1 --backend cpu --out " +
+                  (m_dir / "talk.json").string());
+    EXPECT_EQ(o.code, 0) << o.out << o.err;
+    EXPECT_TRUE(json(o).contains("events"));
+    EXPECT_NE(o.err.find(heading), std::string::npos) << o.err;
+}
+
 // The mask --radius generates: no flip (left-right, top-bottom, both) and no
 // transpose of it equals it, so that `check` tells a kernel that reads the
 // mask the wrong way round; positive weights adding up to 1; the same every time.

@@ -192,6 +192,144 @@ TEST(OwnKernel, NothingIsLeftBehind) {
     EXPECT_FALSE(std::filesystem::exists(folder));
 }
 
+// [SECTION] printf
+
+// A 1D kernel file whose launch() prints before and after the launch and
+// whose threads below `printing` each print a line.
+std::string printingKernel(const std::string& body) {
+    return "__global__ void say(const float* N, float* P, int width, int printing)\n"
+           "{\n"
+           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n" +
+           body +
+           "    if (i < width) P[i] = N[i];\n"
+           "}\n"
+           "void launch(const float* N, const float* M, float* P, int r, int width)\n"
+           "{\n"
+           "    printf(\"launching %d blocks\\n\", (width + 31) / 32);\n"
+           "    say<<<(width + 31) / 32, 32>>>(N, P, width, 40);\n"
+           "    printf(\"launched\\n\");\n"
+           "}\n";
+}
+
+struct Printed {
+    Result<RunResult> run;
+    KernelPrintout printout;
+};
+
+Printed runPrinting(const std::string& name, const std::string& text, Backend backend = Backend::Cpu) {
+    Printed p{Error{}, {}};
+    auto kernel = own::compileKernelText(name, text);
+    if (!kernel) {
+        p.run = kernel.error();
+        return p;
+    }
+    const Image input = Image::signal(randomImage(100, 1, 2).data);
+    const Mask mask = randomMask(1, 1, 3);
+    RunRequest req;
+    req.own = *kernel;
+    req.kernel = std::string((*kernel)->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.backend = backend;
+    req.timeLimitSeconds = 20;
+    req.printout = &p.printout;
+    p.run = runKernel(req);
+    return p;
+}
+
+// What launch() and the threads print, in the order they print it (the CPU
+// executor runs the threads of a block in order when no barrier is dropped).
+TEST(OwnPrintf, WhatTheKernelAndItsLaunchPrintIsKeptInOrder) {
+    const Printed p = runPrinting("say.cu", printingKernel("    if (i < printing) printf(\"thread %d: N = %.2f\\n\", i, 1.5f);\n"));
+    ASSERT_TRUE(p.run) << p.run.error().message;
+    ASSERT_EQ(p.printout.lines.size(), 42u);
+    EXPECT_EQ(p.printout.lines.front(), "launching 4 blocks");
+    for (int i = 0; i < 40; ++i) EXPECT_EQ(p.printout.lines[static_cast<std::size_t>(i + 1)], "thread " + std::to_string(i) + ": N = 1.50");
+    EXPECT_EQ(p.printout.lines.back(), "launched");
+    EXPECT_EQ(p.printout.moreLines, 0u);
+    EXPECT_FALSE(p.printout.uncounted);
+    EXPECT_EQ(p.printout.heading(), "printf output of the kernel (42 lines)");
+    EXPECT_EQ(p.printout.rest(), "");
+
+    // A kernel that prints nothing: nothing to show.
+    const Printed quiet = runPrinting("quiet.cu", "__global__ void k(const float* N, float* P, int width)\n{\n"
+                                                  "    int i = threadIdx.x;\n    if (i < width) P[i] = N[i];\n}\n"
+                                                  "void launch(const float* N, const float* M, float* P, int r, int width)\n"
+                                                  "{\n    k<<<1, 128>>>(N, P, width);\n}\n");
+    ASSERT_TRUE(quiet.run) << quiet.run.error().message;
+    EXPECT_TRUE(quiet.printout.empty());
+}
+
+// Past kMaxLines lines only a count is kept; a line is cut at kMaxLineBytes;
+// control characters other than tabs show as '?'.
+TEST(OwnPrintf, ALongOutputIsCountedNotKept) {
+    const Printed p = runPrinting(
+        "many.cu", printingKernel("    for (int k = 0; k < 50; k++) printf(\"%d.%d\\t\\a\\033[31m\\n\", i, k);\n"
+                                  "    if (i == 0) { for (int k = 0; k < 3000; k++) printf(\"x\"); printf(\"\\n\"); }\n"));
+    ASSERT_TRUE(p.run) << p.run.error().message;
+    // launch()'s first, 4 blocks of 32 threads x 50, thread 0's long line, launch()'s last.
+    ASSERT_EQ(p.printout.lines.size(), KernelPrintout::kMaxLines);
+    EXPECT_EQ(p.printout.lineCount(), 1u + 128u * 50u + 1u + 1u);
+    EXPECT_EQ(p.printout.lines[1], "0.0\t??[31m");
+    // Thread 0 prints its 50 lines, then the long one.
+    EXPECT_EQ(p.printout.lines[51], std::string(KernelPrintout::kMaxLineBytes, 'x') + " [...]");
+    EXPECT_GT(p.printout.bytes, 3000u);
+    EXPECT_EQ(p.printout.heading(), "printf output of the kernel (6403 lines)");
+    EXPECT_EQ(p.printout.rest(), "... and 6303 more lines");
+}
+
+// What a kernel printed before it crashed, or before the time limit stopped
+// it, is kept as well: it is what a student prints to find the fault.
+TEST(OwnPrintf, WhatACrashedOrStoppedKernelPrintedIsKept) {
+    Printed p = runPrinting("crash.cu", printingKernel("    if (i < 3) printf(\"thread %d\\n\", i);\n"
+                                                       "    if (i == 5) P[i] = N[i] / (i / (printing - 40));\n"));
+    ASSERT_FALSE(p.run);
+    EXPECT_NE(p.run.error().message.find("crashed"), std::string::npos) << p.run.error().message;
+    EXPECT_EQ(p.printout.lines, (std::vector<std::string>{"launching 4 blocks", "thread 0", "thread 1", "thread 2"}));
+
+    auto kernel = own::compileKernelText(
+        "loop.cu", printingKernel("    if (i == 0) printf(\"about to loop\\n\");\n"
+                                  "    int n = 0;\n"
+                                  "    while (i == 0) { n = n + 1; if (n < 0) n = 0; }\n"));
+    ASSERT_TRUE(kernel) << kernel.error().message;
+    const Image input = Image::signal(randomImage(100, 1, 2).data);
+    const Mask mask = randomMask(1, 1, 3);
+    RunRequest req;
+    req.own = *kernel;
+    req.kernel = std::string((*kernel)->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.backend = Backend::Cpu;
+    req.timeLimitSeconds = 1;
+    KernelPrintout printout;
+    req.printout = &printout;
+    auto run = runKernel(req);
+    ASSERT_FALSE(run);
+    EXPECT_NE(run.error().message.find("time limit"), std::string::npos) << run.error().message;
+    EXPECT_EQ(printout.lines, (std::vector<std::string>{"launching 4 blocks", "about to loop"}));
+}
+
+// On a GPU: the device's printf comes back too, once (the instrumented run's;
+// the plain kernel prints the same again, which is left out).
+TEST(OwnPrintfGpu, TheDevicesPrintfIsShownOnce) {
+    std::string reason;
+    if (!gpuAvailable(&reason)) GTEST_SKIP() << "no GPU: " << reason;
+    const Printed p = runPrinting("say.cu", printingKernel("    if (i < printing) printf(\"thread %d\\n\", i);\n"),
+                                  Backend::Cuda);
+    ASSERT_TRUE(p.run) << p.run.error().message;
+    EXPECT_EQ(p.run->backend, Backend::Cuda);
+    ASSERT_EQ(p.printout.lines.size(), 42u);
+    EXPECT_EQ(p.printout.lines.front(), "launching 4 blocks");
+    EXPECT_EQ(p.printout.lines.back(), "launched");
+    // The threads' lines in whatever order the GPU flushed them: each once.
+    std::vector<std::string> threads(p.printout.lines.begin() + 1, p.printout.lines.end() - 1);
+    std::sort(threads.begin(), threads.end());
+    std::vector<std::string> want;
+    for (int i = 0; i < 40; ++i) want.push_back("thread " + std::to_string(i));
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(threads, want);
+}
+
 // On a GPU: plain and instrumented through NVRTC; the instrumented trace is
 // the CPU's, event for event.
 TEST(OwnKernelGpu, TracesEqualTheCpusEventForEvent) {

@@ -1504,6 +1504,44 @@ TEST_F(UiTest, ACorrectKernelFileIsReportedRight) {
     EXPECT_FALSE(shot.has("editor.error"));
 }
 
+// What the kernel file prints (printf, in the kernel and in launch()) is
+// shown under the editor's verdict, in a section that folds, at most 100
+// lines and a count of the rest.
+TEST_F(UiTest, WhatTheKernelFilePrintsIsShownUnderTheVerdict) {
+    std::string text = readFile(kStudentDir / "conv2d_basic_student.cu");
+    text = replaced(text, "        P[row * width + col] = Pvalue;\n",
+                    "        P[row * width + col] = Pvalue;\n"
+                    "        if (row == 0 && col < 150) printf(\"P(%d,0) = %.3f\\n\", col, Pvalue);\n");
+    text = replaced(text, "    conv2d_basic<<<grid, block>>>(N, M, P, r, width, height);\n",
+                    "    printf(\"launching %u x %u blocks\\n\", grid.x, grid.y);\n"
+                    "    conv2d_basic<<<grid, block>>>(N, M, P, r, width, height);\n");
+    const fs::path file = dir() / "talking.cu";
+    writeFile(file, text);
+    const Screenshot shot =
+        screenshot("--kernel-file '" + file.string() + "' --input-size 160x40 --preset fig-7.4 --panels editor,result");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_EQ(shot.text("editor.verdict"), "\xE2\x9C\x93 your kernel is right");
+    EXPECT_EQ(shot.text("editor.printout"), "printf output of the kernel (151 lines)");
+    EXPECT_EQ(shot.text("editor.printout.line.1"), "launching 5 x 5 blocks");
+    EXPECT_EQ(shot.text("editor.printout.line.2").rfind("P(0,0) = ", 0), 0u) << shot.text("editor.printout.line.2");
+    EXPECT_TRUE(shot.has("editor.printout.line.100"));
+    EXPECT_FALSE(shot.has("editor.printout.line.101"));
+    EXPECT_EQ(shot.text("editor.printout.rest"), "... and 51 more lines");
+    // Under the verdict, above the file's text.
+    EXPECT_GE(shot.rect("editor.printout").y0, shot.rect("editor.verdict").y1);
+    int first = 1;
+    while (first < 60 && !shot.has("editor.line." + std::to_string(first))) ++first;
+    ASSERT_LT(first, 60) << "no line of the file in view";
+    EXPECT_LT(shot.rect("editor.printout.line.1").y1, shot.rect("editor.line." + std::to_string(first)).y0);
+
+    // A kernel that prints nothing shows no such section.
+    const Screenshot quiet = screenshot("--kernel-file '" + (kStudentDir / "conv2d_basic_student.cu").string() +
+                                        "' --input-size 40x40 --preset fig-7.4 --panels editor");
+    ASSERT_EQ(quiet.exitCode, 0) << quiet.errors;
+    EXPECT_TRUE(quiet.has("editor.verdict"));
+    EXPECT_FALSE(quiet.has("editor.printout"));
+}
+
 // A wrong kernel file (the ghost-cell test off by one: the last column taken
 // for a ghost cell): the editor says how many outputs are wrong, and the
 // Output view and the Result outline those outputs and no others.

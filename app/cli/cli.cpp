@@ -43,6 +43,7 @@ int runOnce(const KernelOptions& options, const std::string& output) {
     Loaded loaded;
     if (Status s = load(options, loaded); !s) return fail(s.error());
     auto result = runKernel(loaded.request);
+    printPrintout(loaded);
     if (!result) return fail(result.error());
     const double error = reference::maxAbsDifference(result->output.data, reference::convolve(loaded.input, loaded.mask));
     if (Status s = io::writeOutput(output, result->output); !s) return fail(s.error());

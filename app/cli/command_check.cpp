@@ -103,6 +103,7 @@ int runCheck(const CheckOptions& o) {
     loaded.request.check = true;
     loaded.request.eventBudget = o.eventBudget;
     auto result = runKernel(loaded.request);
+    printPrintout(loaded);
     if (!result) return fail(result.error());
     if (!result->trace || !result->problems) return fail(Error{ExitCode::Internal, "the run returned no trace"});
     const Trace& t = *result->trace;

@@ -70,6 +70,7 @@ void addCounters(Json& j, const Counters& c, const LaunchPlan& plan) {
 int runStats(const StatsOptions& o) {
     Loaded loaded;
     auto result = runTraced(o.kernel, o.selection, loaded);
+    printPrintout(loaded);
     if (!result)
         return fail(result.error());
     const Trace& trace = *result->trace;

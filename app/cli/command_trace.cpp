@@ -33,6 +33,7 @@ struct TraceOptions {
 int runTrace(const TraceOptions& o) {
     Loaded loaded;
     auto result = runTraced(o.kernel, o.selection, loaded);
+    printPrintout(loaded);
     if (!result)
         return fail(result.error());
     const Trace& trace = *result->trace;

@@ -17,6 +17,16 @@ int fail(const Error& error) {
     return static_cast<int>(error.code);
 }
 
+void printPrintout(const Loaded& loaded) {
+    const KernelPrintout& p = loaded.printout;
+    if (!loaded.own || p.empty()) return;
+    std::string text = p.heading() + ":\n";
+    for (const std::string& line : p.lines) text += "  | " + line + "\n";
+    if (const std::string rest = p.rest(); !rest.empty()) text += rest + "\n";
+    std::fflush(stdout);
+    std::fputs(text.c_str(), stderr);
+}
+
 void addKernelOptions(CLI::App& c, KernelOptions& o, bool allowGenerated) {
     auto* kernel = c.add_option("--kernel,-k", o.kernel, "kernel name (tilescope list)");
     auto* file = c.add_option("--kernel-file", o.kernelFile,
@@ -170,6 +180,7 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     RunRequest& r = loaded.request;
     r.kernel = std::string(kernel->name);
     r.own = loaded.own;
+    r.printout = loaded.own ? &loaded.printout : nullptr;
     r.timeLimitSeconds = o.timeLimit;
     r.input = &loaded.input;
     r.mask = &loaded.mask;

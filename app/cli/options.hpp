@@ -44,7 +44,8 @@ struct Loaded {
     Mask mask;
     std::string maskText;  // which mask: "blur5.txt, 5x5", or the generated one's words (generatedMaskText)
     std::shared_ptr<const own::OwnKernel> own;  // --kernel-file, compiled
-    RunRequest request;  // points at input and mask above: keep Loaded in place
+    KernelPrintout printout;  // what the kernel file printed, once it has run
+    RunRequest request;  // points at input, mask and printout above: keep Loaded in place
 };
 
 // Reads or generates the input and the mask and fills the request.
@@ -83,5 +84,11 @@ int printReport(const Json& report, const LaunchPlan& plan);
 
 // Prints "tilescope: <message>" on stderr and returns the exit code.
 int fail(const Error& error);
+
+// Prints what a kernel file printed, on stderr (stdout may be JSON), under
+// "printf output of the kernel (N lines):", each line after "  | "; nothing
+// when it printed nothing. The commands that run a kernel file call it once
+// the run is over, whether it succeeded or not.
+void printPrintout(const Loaded& loaded);
 
 }  // namespace tilescope::cli

@@ -181,6 +181,7 @@ void App::updateKernelFile() {
         outcome = nullptr;
     }
     const bool current = kernel && state.compile == CompileState::Compiled && state.text == kernel->translation.text;
+    state.printout = outcome && state.compile == CompileState::Compiled ? outcome->printout : nullptr;
     state.verdictDetail.clear();
     if (!kernel || state.compile != CompileState::Compiled || (!main && !compared)) {
         state.verdict = Verdict::None;

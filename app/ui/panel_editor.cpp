@@ -217,6 +217,7 @@ void EditorPanel::drawStatus() {
                            m_state.verdictDetail);
         }
     }
+    drawPrintout();
     if (!m_state.fileNote.empty()) {
         colouredText(palette.warning, m_state.fileNote);
         m_probe.record("editor.note", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), m_state.fileNote);
@@ -227,6 +228,44 @@ void EditorPanel::drawStatus() {
         ImGui::SameLine();
         ImGui::TextDisabled("or Ctrl+S to keep this text");
     }
+}
+
+void EditorPanel::drawPrintout() {
+    const KernelPrintout* p = m_state.printout.get();
+    if (!p || p->empty())
+        return;
+    // Its own id: the heading's count changes from run to run, the section's
+    // folding stays.
+    const std::string heading = p->heading();
+    const bool open = ImGui::TreeNodeEx("printout", ImGuiTreeNodeFlags_DefaultOpen, "%s", heading.c_str());
+    m_probe.record("editor.printout", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), heading);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("what printf printed, in the kernel and in launch(): at most %zu lines are kept",
+                          KernelPrintout::kMaxLines);
+    if (!open)
+        return;
+    const std::string rest = p->rest();
+    pushMonoFont(m_theme);
+    // At most eight lines high; the rest scrolls.
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const std::size_t rows = std::min<std::size_t>(p->lines.size() + (rest.empty() ? 0 : 1), 8);
+    const float height = static_cast<float>(std::max<std::size_t>(rows, 1)) * line +
+                         ImGui::GetStyle().WindowPadding.y * 2.0f;
+    ImGui::BeginChild("##printout-lines", {0.0f, height}, ImGuiChildFlags_Borders,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    for (std::size_t i = 0; i < p->lines.size(); ++i) {
+        ImGui::TextUnformatted(p->lines[i].c_str());
+        if (m_probe.enabled())
+            m_probe.record("editor.printout.line." + std::to_string(i + 1), ImGui::GetItemRectMin(),
+                           ImGui::GetItemRectMax(), p->lines[i]);
+    }
+    if (!rest.empty()) {
+        ImGui::TextDisabled("%s", rest.c_str());
+        m_probe.record("editor.printout.rest", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), rest);
+    }
+    ImGui::EndChild();
+    ImGui::PopFont();
+    ImGui::TreePop();
 }
 
 void EditorPanel::drawText(float height) {

@@ -3,7 +3,8 @@
 // panel highlights it; Ctrl+S (or Compile) saves and compiles, off the UI
 // thread, with "compiling..." and a Cancel button meanwhile; a compile error
 // is marked at its line (a red mark in the gutter, the line tinted) and said
-// in words under the text; after a compile, whether the kernel is right.
+// in words under the text; after a compile, whether the kernel is right, and
+// what it printed (its first lines, in a section that folds).
 //
 // The panel knows only its EditorState, the theme, the layout probe and the
 // callbacks below: who compiles, runs and watches the file (KernelFile and
@@ -14,9 +15,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+
+#include "own/printout.hpp"
 
 namespace tilescope::ui {
 
@@ -50,6 +54,9 @@ struct EditorState {
     Verdict verdict = Verdict::None;
     std::string verdictText;  // one line: "✓ your kernel is right", "✗ your kernel is wrong at 12 of 4096 outputs"
     std::string verdictDetail;  // what stands behind it
+    // What the kernel printed (printf) in the run the verdict is about:
+    // shown under it, in a section that folds (null or empty: none).
+    std::shared_ptr<const KernelPrintout> printout;
 
     std::string fileNote;        // "reloaded: the file changed on disk", a file that cannot be read or written
     bool changedOnDisk = false;  // changed elsewhere while edited here: reload, or Ctrl+S to overwrite
@@ -78,6 +85,7 @@ private:
     void drawCompileState();
     void drawPathField();
     void drawStatus();
+    void drawPrintout();
     void drawText(float height);
     void drawError();
 

@@ -264,7 +264,11 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     request.fallbackToCpu = true;
     request.cancel = &m_cancel;
     request.blocksDone = &m_blocksDone;
+    KernelPrintout printout;
+    request.printout = job.own ? &printout : nullptr;
     auto result = runKernel(request);
+    if (!printout.empty())
+        outcome.printout = std::make_shared<const KernelPrintout>(std::move(printout));
 
     if (m_cancel) {
         outcome.cancelled = true;

@@ -86,6 +86,8 @@ struct RunOutcome {
     bool problemsOfWholeLaunch = false;
     double wallSeconds = 0.0;            // load + run + check
     bool cancelled = false;
+    // A kernel file's printf output, also when it failed; null when it printed nothing.
+    std::shared_ptr<const KernelPrintout> printout;
 };
 
 struct RunProgress {

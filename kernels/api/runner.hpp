@@ -16,6 +16,7 @@
 #include "core/result.hpp"
 #include "exec/cpu_executor.hpp"
 #include "exec/fault.hpp"
+#include "own/printout.hpp"
 #include "trace/problems.hpp"
 #include "trace/trace.hpp"
 
@@ -60,6 +61,10 @@ struct RunRequest {
     // With `own` on the GPU: time the plain kernel this many times after a
     // warm-up; RunResult::millis is then their median (tilescope bench).
     int benchRepeats = 0;
+    // With `own`: what the kernel file printed (printf) goes here, also when
+    // the run fails (a crash, the time limit). Of a multi-channel input, the
+    // run on channel 0.
+    KernelPrintout* printout = nullptr;
     const std::atomic<bool>* cancel = nullptr;
     std::atomic<unsigned>* blocksDone = nullptr;
 };

@@ -16,9 +16,11 @@
 
 #include <cuda_runtime.h>
 #include <nvrtc.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -103,6 +105,23 @@ void check(cudaError_t r, const char* what) {
     if (r != cudaSuccess) throw CudaFailure{std::string(what) + ": " + cuError(r)};
 }
 
+// The kernel's printf output goes to the worker's stdout, a file the caller
+// reads (printout.hpp): the device's buffer is written there at each
+// cudaDeviceSynchronize. One run of the kernel is shown, the instrumented
+// one (the CPU executor's trace is its twin); the runs after it (the plain
+// kernel, a repeat with a larger event buffer, the timed repeats) print the
+// same again, and are cut off the file: where stdout stands before such a
+// run, then the file cut back to there after it. (Where stdout is no file,
+// a terminal when the worker is run by hand, nothing is cut.)
+off_t stdoutMark() {
+    std::fflush(stdout);
+    return lseek(STDOUT_FILENO, 0, SEEK_CUR);
+}
+void cutStdoutBackTo(off_t mark) {
+    std::fflush(stdout);
+    if (mark >= 0 && ftruncate(STDOUT_FILENO, mark) == 0) lseek(STDOUT_FILENO, mark, SEEK_SET);
+}
+
 // A compiled program: its module and the lowered names of what it holds.
 struct Program {
     cudaLibrary_t module = nullptr;
@@ -139,20 +158,25 @@ public:
             compile();
             m_output.assign(m_P.size(), 0.0f);
             if (m_job.benchRepeats > 0) {
-                // Timing alone: the plain kernel, warmed up, then the median.
+                // Timing alone: the plain kernel, warmed up, then the median
+                // (what the warm-up printed is shown, the repeats' is not).
                 runPlain(l);
+                const off_t printed = stdoutMark();
                 std::vector<double> times;
                 for (int i = 0; i < m_job.benchRepeats; ++i) {
                     runPlain(l);
                     times.push_back(m_millis);
                 }
+                cutStdoutBackTo(printed);
                 std::sort(times.begin(), times.end());
                 m_millis = times[times.size() / 2];
                 return;
             }
             runInstrumented(l);
             if (m_faults.outside == 0) {
+                const off_t printed = stdoutMark();
                 runPlain(l);
+                cutStdoutBackTo(printed);
             } else {
                 m_plainSkipped = true;
             }
@@ -370,7 +394,9 @@ private:
         unsigned long long capacity = std::max<unsigned long long>(
             1, std::min<unsigned long long>(m_job.eventBudget, 1ULL << 22));
         std::vector<device::DeviceEvent> events;
+        const off_t printed = stdoutMark();  // a second attempt prints what the first did
         for (int attempt = 0; attempt < 2; ++attempt) {
+            if (attempt > 0) cutStdoutBackTo(printed);
             Buffer N, M, P, ev, count, cursors, tracedBlocks, fault;
             allocate(N, m_N.size() * 4);
             allocate(M, m_M.size() * 4);

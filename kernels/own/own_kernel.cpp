@@ -346,6 +346,55 @@ std::string signalName(int sig) {
     }
 }
 
+// What the kernel printed: the worker's stdout, read with limits
+// (printout.hpp). Control characters other than tabs show as '?', so that
+// a kernel cannot drive the terminal or the app's text.
+KernelPrintout readPrintout(const fs::path& file) {
+    KernelPrintout p;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return p;
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(file, ec);
+    p.bytes = ec ? 0 : size;
+    std::string line;
+    bool open = false;  // a line begun and not yet ended
+    std::uint64_t scanned = 0;
+    std::vector<char> buffer(64 * 1024);
+    auto end = [&] {
+        if (p.lines.size() < KernelPrintout::kMaxLines) {
+            p.lines.push_back(std::move(line));
+        } else {
+            ++p.moreLines;
+        }
+        line.clear();
+        open = false;
+    };
+    while (scanned < KernelPrintout::kMaxCountBytes && in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        const std::size_t got = static_cast<std::size_t>(in.gcount());
+        if (got == 0) break;
+        for (std::size_t i = 0; i < got; ++i) {
+            const char c = buffer[i];
+            if (c == '\n') {
+                end();
+                continue;
+            }
+            if (c == '\r') continue;  // of a "\r\n", or a return to the line's start: left out
+            open = true;
+            // Past the lines kept, or past what may be read into memory: only counted.
+            if (p.lines.size() >= KernelPrintout::kMaxLines || scanned + i >= KernelPrintout::kMaxReadBytes) continue;
+            if (line.size() < KernelPrintout::kMaxLineBytes)
+                line += (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f ? '?' : c;
+            else if (line.size() == KernelPrintout::kMaxLineBytes)
+                line += " [...]";
+        }
+        scanned += got;
+    }
+    if (open) end();
+    p.uncounted = scanned < p.bytes;
+    return p;
+}
+
 // What the worker wrote when it was stopped or crashed (worker_main.cpp).
 struct Where {
     int signal = 0;
@@ -557,6 +606,11 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         const Ended ended = runChild({workerPath(), job.string()}, job / "stdout.txt", job / "stderr.txt", limit,
                                      req.cancel);
         if (!ended.started) return Error{ExitCode::Internal, "cannot start the kernel's worker: " + ended.startError};
+        if (req.printout && c == 0) {
+            *req.printout = readPrintout(job / "stdout.txt");
+            if (input.channels > 1)
+                req.printout->note = "its run on channel 0 of " + std::to_string(input.channels);
+        }
         const Where where = readWhere(job / kWhereFile, kernel.library, path);
         const std::string at = where.text.empty() ? "" : " (" + where.text + ")";
         if (ended.cancelled) return badInput("cancelled" + at);

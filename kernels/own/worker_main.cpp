@@ -8,6 +8,12 @@
 // thread, recording the trace. When it is stopped (SIGUSR1, the caller's time
 // limit or cancel) or crashes, it writes where it was: the block, the thread
 // and the last line that thread recorded.
+//
+// Its standard output is the kernel's: what `printf` prints in the kernel or
+// in launch() (on a GPU, the device's printf too), which the caller shows
+// (own/printout.hpp). The worker itself writes nothing there: it answers in
+// files of the job folder (worker_protocol.hpp) and says what went wrong on
+// stderr.
 #include <dlfcn.h>
 #include <link.h>
 #include <fcntl.h>
@@ -215,10 +221,17 @@ void onSignal(int sig, siginfo_t*, void* context) {
     // Stopped while in the executor or the C library rather than in the
     // kernel's own code: carry on, and be sampled again by the next signal
     // (the caller sends several), so that the line named is the kernel's.
-    if (sig == SIGUSR1 && !(pc >= g_libraryBase && pc < g_libraryEnd) && g_stopSamples < 10) {
+    const bool inKernel = pc >= g_libraryBase && pc < g_libraryEnd;
+    if (sig == SIGUSR1 && !inKernel && g_stopSamples < 10) {
         g_stopSamples = g_stopSamples + 1;
         return;
     }
+    // What the kernel printed so far, still in stdout's buffer: written out,
+    // where the kernel's own code was running (not inside printf, whose
+    // buffer may be half updated), so that a stopped or crashed kernel's
+    // output is shown too. (Not async-signal-safe in general; the process
+    // ends right after.)
+    if (inKernel) std::fflush(stdout);
     reportWhere(sig, pc);
     if (sig == SIGUSR1) _exit(0);
     _exit(kCrashExit);
