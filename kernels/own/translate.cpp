@@ -516,7 +516,7 @@ private:
                 linkage(c, out);
                 return;
             }
-            reject(line, "this declaration is not supported in a kernel file");
+            reject(line, notSupported(c));
         }
         case CXCursor_VarDecl:
             globalVariable(c, out);
@@ -531,14 +531,16 @@ private:
         case CXCursor_ClassDecl:
         case CXCursor_UnionDecl:
         case CXCursor_ClassTemplate:
-            reject(line, "classes and structs are not supported in a kernel file");
+            reject(line, "classes and structs are not supported in a kernel file: pass their fields to the kernel as "
+                         "numbers, and keep arrays as its float* parameters or __shared__ arrays");
         case CXCursor_Namespace:
-            reject(line, "namespaces are not supported in a kernel file");
+            reject(line, "namespaces are not supported in a kernel file: declare everything at the file's top level");
         case CXCursor_UsingDirective:
         case CXCursor_UsingDeclaration:
-            reject(line, "`using` is not supported in a kernel file");
+            reject(line, "`using` is not supported in a kernel file: write names in full (a typedef of a number type is "
+                         "fine)");
         default:
-            reject(line, "this declaration is not supported in a kernel file");
+            reject(line, notSupported(c));
         }
     }
 
@@ -556,6 +558,17 @@ private:
             }
         }
         for (CXCursor child : children(c)) topLevel(child, out);
+    }
+
+    // A declaration of a kind a kernel file may not hold, named by its first words.
+    std::string notSupported(CXCursor c) const {
+        std::string words;
+        const std::vector<Token> t = tokens(c);
+        for (std::size_t i = 0; i < t.size() && i < 4 && t[i].spelling != "{" && t[i].spelling != ";"; ++i)
+            words += (words.empty() ? "" : " ") + t[i].spelling;
+        return (words.empty() ? std::string("this declaration") : "`" + words + "`") +
+               " is not supported in a kernel file: it may hold __global__ and __device__ functions, launch() and "
+               "the host functions it calls, #define, const numbers, and one __constant__ float array";
     }
 
     void globalVariable(CXCursor c, Translation& out) {
@@ -689,7 +702,7 @@ private:
         k.name = name;
         k.line = line;
         const CXType result = clang_getCursorResultType(c);
-        if (clang_getCanonicalType(result).kind != CXType_Void) reject(line, "a __global__ kernel returns void");
+        if (clang_getCanonicalType(result).kind != CXType_Void) reject(line, "a __global__ kernel returns void: store its results in P instead");
         for (CXCursor p : params) {
             const std::string pname = str(clang_getCursorSpelling(p));
             const CXType t = clang_getCursorType(p);
@@ -760,15 +773,17 @@ private:
             return;
         case CXCursor_CXXNewExpr:
         case CXCursor_CXXDeleteExpr:
-            reject(line, "new and delete are not supported in a kernel file");
+            reject(line, "new and delete are not supported in a kernel file: launch() receives N, M and P in device "
+                         "memory; in a kernel, use a local array of fixed size or a __shared__ array");
         case CXCursor_LambdaExpr:
-            reject(line, "lambdas are not supported in a kernel file");
+            reject(line, "lambdas are not supported in a kernel file: write a __device__ function");
         case CXCursor_GCCAsmStmt:
         case CXCursor_MSAsmStmt:
-            reject(line, "inline assembly is not supported");
+            reject(line, "inline assembly is not supported: write it in CUDA C++");
         case CXCursor_CXXThrowExpr:
         case CXCursor_CXXTryStmt:
-            reject(line, "exceptions are not supported in a kernel file");
+            reject(line, "exceptions are not supported in a kernel file (nor in CUDA device code): check the "
+                         "condition and return");
         case CXCursor_CallExpr:
             call(c, scope);
             return;
@@ -1063,7 +1078,8 @@ private:
             reject(line, "pointer variable " + name + ": index the kernel's arrays directly (N[i]), so that every "
                                                       "access is traced");
         if (device && (clang_Cursor_getStorageClass(c) == CX_SC_Static))
-            reject(line, "static variable " + name + " in device code is not supported");
+            reject(line, "static variable " + name + " in device code is not supported: use a local variable, or a "
+                         "__shared__ array for what the block shares");
         if (device) elementReference(c);
         for (CXCursor child : children(c)) statement(child, scope);
     }
@@ -1125,7 +1141,7 @@ private:
     void kernelLaunch(CXCursor c, const std::vector<Token>& toks, Scope& scope) {
         const unsigned line = lineOf(c);
         const std::vector<CXCursor> kids = children(c);
-        if (kids.empty()) reject(line, "a kernel launch this translator does not understand");
+        if (kids.empty()) reject(line, "a kernel launch TileScope cannot read: write kernel<<<grid, block>>>(arguments)");
         const CXCursor callee = unwrap(kids[0]);
         const std::string kernel = str(clang_getCursorSpelling(callee));
         if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr) globalQualifier(callee);
