@@ -381,5 +381,51 @@ TEST(OwnKernelGpu, TracesEqualTheCpusEventForEvent) {
     }
 }
 
+// On a GPU: the accesses outside a 2D shared array are recorded with their
+// subscripts as written, as on the CPU, event for event, and the run's own
+// words name them so too; the plain kernel, which would make them, is not run.
+TEST(OwnKernelGpu, AccessesOutsideA2DArrayAreRecordedAsOnTheCpu) {
+    std::string reason;
+    if (!gpuAvailable(&reason)) GTEST_SKIP() << "no GPU: " << reason;
+    auto kernel = own::compileKernelFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/broken/shared_2d_past_its_edge.cu");
+    ASSERT_TRUE(kernel) << kernel.error().message;
+    const Image input = randomImage(40, 24, 9);
+    const Mask mask = randomMask(1, 2, 11);
+    RunRequest req;
+    req.own = *kernel;
+    req.kernel = std::string((*kernel)->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.trace = true;
+    req.backend = Backend::Cpu;
+    auto cpu = runKernel(req);
+    ASSERT_TRUE(cpu) << cpu.error().message;
+    req.backend = Backend::Cuda;
+    auto gpu = runKernel(req);
+    ASSERT_TRUE(gpu) << gpu.error().message;
+    EXPECT_EQ(gpu->backend, Backend::Cuda);
+    EXPECT_FALSE(gpu->plainSkipped.empty());
+    EXPECT_EQ(gpu->faults.outside, cpu->faults.outside);
+    for (const std::string& words : {cpu->faults.firstOutside, gpu->faults.firstOutside}) {
+        EXPECT_NE(words.find(": N_ds["), std::string::npos) << words;
+        EXPECT_TRUE(words.find(" of 16 columns") != std::string::npos || words.find(" of 16 rows") != std::string::npos)
+            << words;
+    }
+    ASSERT_EQ(cpu->trace->blocks.size(), gpu->trace->blocks.size());
+    std::size_t subscripted = 0;
+    for (std::size_t b = 0; b < cpu->trace->blocks.size(); ++b) {
+        const auto& x = cpu->trace->blocks[b].events;
+        const auto& y = gpu->trace->blocks[b].events;
+        ASSERT_EQ(x.size(), y.size()) << "block " << b;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            ASSERT_TRUE(x[i] == y[i]) << "block " << b << " event " << i << ": cpu index " << x[i].index
+                                      << " op " << int(x[i].op) << ", gpu index " << y[i].index << " op "
+                                      << int(y[i].op);
+            subscripted += isOutside(x[i].op) && isSubscriptIndex(x[i].index);
+        }
+    }
+    EXPECT_GT(subscripted, 0u);
+}
+
 }  // namespace
 }  // namespace tilescope

@@ -13,6 +13,7 @@
 
 #include "api/kernels.hpp"
 #include "api/runner.hpp"
+#include "exec/fault.hpp"
 #include "test_support.hpp"
 #include "trace/problems.hpp"
 
@@ -152,6 +153,79 @@ TEST(Problems, AccessesOutsideAnArrayAreEachNamed) {
     const std::string words = describeProblem(t, outside[1]);
     EXPECT_NE(words.find("writes P[-1] at line 14"), std::string::npos) << words;
     EXPECT_NE(words.find("outside the array (8 elements)"), std::string::npos) << words;
+}
+
+// An access outside a two-dimensional array is recorded with its subscripts
+// as written (event.hpp's subscriptIndex), and named so, with the subscript
+// that is past its extent: N_s[1][4] of a 4 x 4 array flattens to 8, which
+// lies inside the array (N_s[2][0]).
+TEST(Problems, AnAccessOutsideA2DArrayIsNamedAsWritten) {
+    Trace t;
+    t.kernel = "conv2d_tiled_in";
+    t.backend = "cpu";
+    t.plan.kernel = KernelId::Conv2dTiledIn;
+    t.plan.block = Dim3{4, 4, 1};
+    t.plan.grid = Dim3{1, 1, 1};
+    t.plan.width = t.plan.height = t.plan.pitch = 8;
+    t.arrays[kArrayInput] = ArrayInfo{"N", Space::Global, 8, 8, 1, 8, 64};
+    t.arrays[kArrayOutput] = ArrayInfo{"P", Space::Global, 8, 8, 1, 8, 64};
+    t.arrays[kArrayMask] = ArrayInfo{"F_c", Space::Constant, 3, 3, 1, 15, 225};
+    t.arrays[kArrayShared] = ArrayInfo{"N_s", Space::Shared, 4, 4, 1, 4, 16};
+    t.blocks.push_back(BlockEvents{Dim3{0, 0, 0}, {}});
+    thread(t, 0, 0, {Event{subscriptIndex(1, 4), 0.0f, 0, 20, 0, Op::LoadOutside, kArrayShared}});
+    thread(t, 0, 1, {Event{subscriptIndex(-1, 2), 3.0f, 0, 21, 0, Op::StoreOutside, kArrayShared}});
+    thread(t, 0, 2, {Event{subscriptIndex(15, 15), 0.0f, 0, 22, 0, Op::LoadOutside, kArrayMask}});
+    // Subscripts too large to record as written keep the flattened index.
+    thread(t, 0, 3, {Event{8, 0.0f, 0, 23, 0, Op::LoadOutside, kArrayShared}});
+    const ProblemSet s = detectProblems(t);
+    const auto outside = ofKind(s, ProblemKind::OutOfBounds);
+    ASSERT_EQ(outside.size(), 4u);
+
+    EXPECT_EQ(outside[0].index, -1);  // no element of the array
+    EXPECT_EQ(outside[0].subscripts.row, 1);
+    EXPECT_EQ(outside[0].subscripts.col, 4);
+    EXPECT_EQ(outside[0].subscripts.rows, 4);
+    EXPECT_EQ(outside[0].subscripts.cols, 4);
+    EXPECT_EQ(describeProblem(t, outside[0]),
+              "out of bounds: thread (0,0) of block (0,0) reads N_s[1][4] at line 20, step 0, outside the array: "
+              "column 4 of 4 columns");
+    EXPECT_EQ(describeProblem(t, outside[1]),
+              "out of bounds: thread (1,0) of block (0,0) writes N_s[-1][2] at line 21, step 0, outside the array: "
+              "row -1 of 4 rows");
+    EXPECT_EQ(describeProblem(t, outside[2]),
+              "out of bounds: thread (2,0) of block (0,0) reads F_c[15][15] at line 22, step 0, outside the array: "
+              "row 15 of 15 rows, column 15 of 15 columns");
+    EXPECT_EQ(outside[3].index, 8);
+    EXPECT_EQ(outside[3].subscripts.rows, 0);
+    EXPECT_NE(describeProblem(t, outside[3]).find("N_s[8] at line 23, step 0, outside the array (16 elements): a row "
+                                                  "or column index past its extent"),
+              std::string::npos)
+        << describeProblem(t, outside[3]);
+
+    // The run's own words for the first one it met (an untraced run's LaunchFaults), from the same subscripts.
+    EXPECT_EQ(describeOutOfBounds(t.plan, Dim3{0, 0, 0}, 0, kArrayShared, 8, 16, 20, Subscript2D{1, 4, 4, 4}),
+              "thread (0,0) of block (0,0), line 20: N_s[1][4]: column 4 of 4 columns");
+    EXPECT_EQ(describeOutOfBounds(t.plan, Dim3{0, 0, 0}, 0, kArrayShared, 20, 16, 20, Subscript2D{5, 0, 4, 4}),
+              "thread (0,0) of block (0,0), line 20: N_s[5][0]: row 5 of 4 rows");
+    EXPECT_EQ(describeOutOfBounds(t.plan, Dim3{0, 0, 0}, 0, kArrayInput, 70, 64, 20),
+              "thread (0,0) of block (0,0), line 20: N[70] is outside the array (64 elements)");
+}
+
+// The subscripts come back as written, and no index of a one-dimensional
+// access outside its array (short of -2^30) reads as subscripts.
+TEST(Problems, SubscriptsRecordedInAnEventComeBackAsWritten) {
+    for (int row : {-kSubscriptBias, -1, 0, 1, 4, 12287, kSubscriptBias - 1})
+        for (int col : {-kSubscriptBias, -3, 0, 16, 12287, kSubscriptBias - 1}) {
+            ASSERT_TRUE(subscriptsFit(row, col));
+            const std::int32_t index = subscriptIndex(row, col);
+            EXPECT_TRUE(isSubscriptIndex(index));
+            EXPECT_EQ(subscriptRow(index), row);
+            EXPECT_EQ(subscriptCol(index), col);
+        }
+    EXPECT_FALSE(subscriptsFit(kSubscriptBias, 0));
+    EXPECT_FALSE(subscriptsFit(0, -kSubscriptBias - 1));
+    for (std::int32_t index : {-1, -1000000, -(1 << 30), 0, 8, std::numeric_limits<std::int32_t>::max()})
+        EXPECT_FALSE(isSubscriptIndex(index)) << index;
 }
 
 TEST(Problems, ThreadsThatSkipABarrierOthersReachAreCounted) {

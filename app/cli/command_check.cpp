@@ -12,6 +12,7 @@
 #include "api/kernels.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "exec/fault.hpp"
 #include "trace/problems.hpp"
 
 namespace tilescope::cli {
@@ -53,10 +54,16 @@ std::string oneLine(const Trace& t, const ProblemReport& p) {
             s += ", never written";
         return s;
     }
-    case ProblemKind::OutOfBounds:
+    case ProblemKind::OutOfBounds: {
+        // Through a 2D array, the subscripts as written and the one past its extent.
+        const ArrayInfo& array = t.arrays[p.array < kArrayCount ? p.array : 0];
+        const std::string what = p.subscripts.rows > 0
+                                     ? subscriptedName(array.name, p.subscripts) + ": " +
+                                           subscriptPastItsExtent(p.subscripts)
+                                     : element + " (" + std::to_string(array.size) + " elements)";
         return s + "block " + block(a) + ", thread " + thread(a) + ", " + (isStore(a.op) ? "store to " : "load of ") +
-               element + " (" + std::to_string(t.arrays[p.array < kArrayCount ? p.array : 0].size) +
-               " elements), line " + std::to_string(a.line) + ", step " + std::to_string(a.step);
+               what + ", line " + std::to_string(a.line) + ", step " + std::to_string(a.step);
+    }
     case ProblemKind::UninitialisedRead:
         return s + "block " + block(a) + ", thread " + thread(a) + ", " + element + ", line " +
                std::to_string(a.line) + ", step " + std::to_string(a.step);
@@ -152,6 +159,13 @@ int runCheck(const CheckOptions& o) {
                 item["output"] = {{"x", p.x}, {"y", p.y}, {"channel", p.channel}, {"got", p.got},
                                   {"expected", p.expected}};
             if (p.kind == ProblemKind::BarrierMismatch) item["threads"] = p.threads;
+            if (p.subscripts.rows > 0) {
+                item["element"] = subscriptedName(t.arrays[p.array].name, p.subscripts);
+                item["subscripts"] = {{"row", p.subscripts.row},
+                                      {"column", p.subscripts.col},
+                                      {"rows", p.subscripts.rows},
+                                      {"columns", p.subscripts.cols}};
+            }
             items.push_back(std::move(item));
         }
         j["problems"] = std::move(items);

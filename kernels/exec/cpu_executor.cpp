@@ -139,7 +139,8 @@ public:
         if (m_state.outside.count > 0) {
             const OutsideAccess& o = m_state.outside;
             faults.outside = o.count;
-            faults.firstOutside = describeOutOfBounds(m_plan, block, o.thread, o.array, o.index, o.size, o.line);
+            faults.firstOutside =
+                describeOutOfBounds(m_plan, block, o.thread, o.array, o.index, o.size, o.line, o.at);
         }
         if (!barrierMismatch.empty()) {
             faults.barrierMismatches = 1;

@@ -45,6 +45,7 @@ struct OutsideAccess {
     int index = 0;
     int size = 0;
     unsigned line = 0;
+    Subscript2D at;  // through a 2D array: its subscripts as written
 };
 
 // The state of the block running on this OS thread.
@@ -84,7 +85,7 @@ struct CpuRecorder {
                               static_cast<int>(b.shared.size()), line};
         return b.shared.data();
     }
-    static void fault(std::uint8_t array, int index, int size, unsigned line) {
+    static void fault(std::uint8_t array, int index, int size, unsigned line, Subscript2D at = {}) {
         OutsideAccess& o = t_block->outside;
         if (o.count++ == 0) {
             o.thread = t_block->current;
@@ -92,6 +93,7 @@ struct CpuRecorder {
             o.index = index;
             o.size = size;
             o.line = line;
+            o.at = at;
         }
     }
     static float& scratch() { return t_block->scratch; }

@@ -98,7 +98,7 @@ Result<unsigned long long> launchOnce(const LaunchPlan& plan, const HostArrays& 
         faults.outside = hostFault.count;
         faults.firstOutside = describeOutOfBounds(plan, block, hostFault.thread,
                                                   static_cast<std::uint8_t>(hostFault.array), hostFault.index,
-                                                  hostFault.size, hostFault.line);
+                                                  hostFault.size, hostFault.line, hostFault.at);
     }
     unsigned long long wanted = 0;
     TS_CUDA_TRY(count.download(&wanted, 1));

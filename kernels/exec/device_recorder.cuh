@@ -64,7 +64,7 @@ struct DeviceRecorder {
         if (floats > g_trace.sharedFloats) fault(kArrayShared, floats, g_trace.sharedFloats, line);
         return dynamicShared;
     }
-    static __device__ void fault(std::uint8_t array, int index, int size, unsigned line) {
+    static __device__ void fault(std::uint8_t array, int index, int size, unsigned line, Subscript2D at = {}) {
         atomicAdd(&g_trace.fault->count, 1ULL);
         if (atomicCAS(&g_trace.fault->set, 0, 1) == 0) {
             g_trace.fault->block = linearBlock();
@@ -73,6 +73,7 @@ struct DeviceRecorder {
             g_trace.fault->index = index;
             g_trace.fault->size = size;
             g_trace.fault->line = line;
+            g_trace.fault->at = at;
         }
     }
     static __device__ float& scratch() { return g_scratch; }

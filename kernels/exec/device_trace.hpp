@@ -35,6 +35,7 @@ struct DeviceFault {
     int index;
     int size;
     unsigned line;
+    Subscript2D at;  // through a 2D array: its subscripts as written (rows 0: not)
 };
 
 struct DeviceTrace {

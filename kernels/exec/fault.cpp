@@ -18,11 +18,29 @@ std::string describeThread(const LaunchPlan& plan, Dim3 block, unsigned thread) 
     return "thread " + coords(t, twoD) + " of block " + coords(block, twoD);
 }
 
+std::string subscriptedName(const std::string& name, const Subscript2D& at) {
+    return name + "[" + std::to_string(at.row) + "][" + std::to_string(at.col) + "]";
+}
+
+std::string subscriptPastItsExtent(const Subscript2D& at) {
+    auto past = [](int i, int n, const char* what) {
+        return std::to_string(i) + " of " + std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
+    const bool row = at.rows > 0 && (at.row < 0 || at.row >= at.rows);
+    const bool col = at.cols > 0 && (at.col < 0 || at.col >= at.cols);
+    if (row && col) return "row " + past(at.row, at.rows, "row") + ", column " + past(at.col, at.cols, "column");
+    if (row) return "row " + past(at.row, at.rows, "row");
+    if (col) return "column " + past(at.col, at.cols, "column");
+    return "a subscript past its extent";
+}
+
 std::string describeOutOfBounds(const LaunchPlan& plan, Dim3 block, unsigned thread, std::uint8_t array, int index,
-                                int size, unsigned line) {
+                                int size, unsigned line, const Subscript2D& at) {
     std::string name = array < kArrayCount ? std::string(kernelInfo(plan.kernel).arrayNames[array]) : "an array";
-    return describeThread(plan, block, thread) + ", line " + std::to_string(line) + ": " + name + "[" +
-           std::to_string(index) + "] is outside the array (" + std::to_string(size) + " elements)";
+    const std::string where = describeThread(plan, block, thread) + ", line " + std::to_string(line) + ": ";
+    if (at.rows > 0) return where + subscriptedName(name, at) + ": " + subscriptPastItsExtent(at);
+    return where + name + "[" + std::to_string(index) + "] is outside the array (" + std::to_string(size) +
+           " elements)";
 }
 
 std::string traceBudgetMessage(std::size_t budget) {

@@ -6,12 +6,19 @@
 #include <string>
 
 #include "api/plan.hpp"
+#include "trace/event.hpp"
 
 namespace tilescope {
 
-// "thread (3,2) of block (1,0), line 26: N_s[81] is outside the array (64 elements)"
+// "thread (3,2) of block (1,0), line 26: N_s[81] is outside the array (64 elements)"; through a 2D array
+// (at.rows > 0), the subscripts as written: "... line 26: N_s[1][8]: column 8 of 8 columns"
 std::string describeOutOfBounds(const LaunchPlan& plan, Dim3 block, unsigned thread, std::uint8_t array, int index,
-                                int size, unsigned line);
+                                int size, unsigned line, const Subscript2D& at = {});
+// `name` with the subscripts as written: "N_s[1][8]"
+std::string subscriptedName(const std::string& name, const Subscript2D& at);
+// Which subscript is past its extent: "column 8 of 8 columns", "row -1 of 8 rows", both
+// ("row 9 of 8 rows, column 8 of 8 columns"); with no extents known, "a subscript past its extent".
+std::string subscriptPastItsExtent(const Subscript2D& at);
 std::string describeThread(const LaunchPlan& plan, Dim3 block, unsigned thread);
 std::string traceBudgetMessage(std::size_t budget);
 

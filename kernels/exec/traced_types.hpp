@@ -17,7 +17,8 @@
 //   static void record(Op, std::uint8_t array, int index, float value, unsigned line);
 //   static float add(float sum, float term);            // no fused multiply-add
 //   static float* sharedMemory(int floats, unsigned line);
-//   static void fault(std::uint8_t array, int index, int size, unsigned line);  // notes an access outside
+//   static void fault(std::uint8_t array, int index, int size, unsigned line,
+//                     Subscript2D at = {});  // notes an access outside (`at`: of a 2D array, as written)
 //   static float& scratch();                         // what an access outside its array points at
 // An access outside its array is never made: fault() notes it, the access is
 // recorded as Op::LoadOutside or Op::StoreOutside, a load gives 0 and a store
@@ -283,12 +284,17 @@ public:
     public:
         TS_FN Row(const SharedArray2D* a, int row, unsigned line) : m_array(a), m_row(row), m_line(line) {}
         // The line of `N_s[ty][tx]` is the one recorded by its first [].
+        // Outside the array, the access is noted and recorded with its two
+        // subscripts as written (event.hpp's subscriptIndex): its flattened
+        // index may well lie inside.
         TS_FN ElementRef<R> operator[](int col) const {
             const SharedArray2D& a = *m_array;
             int index = a.m_base + m_row * a.m_cols + col;
             if (m_row < 0 || m_row >= a.m_rows || col < 0 || col >= a.m_cols) {
-                R::fault(kArrayShared, index, a.m_base + a.m_rows * a.m_cols, m_line);
-                return ElementRef<R>{&R::scratch(), index, m_line, kArrayShared, true};
+                R::fault(kArrayShared, index, a.m_base + a.m_rows * a.m_cols, m_line,
+                         Subscript2D{m_row, col, a.m_rows, a.m_cols});
+                const int written = subscriptsFit(m_row, col) ? subscriptIndex(m_row, col) : index;
+                return ElementRef<R>{&R::scratch(), written, m_line, kArrayShared, true};
             }
             return ElementRef<R>{a.m_data + (index - a.m_base), index, m_line, kArrayShared};
         }
@@ -339,11 +345,14 @@ struct ConstantArray<float[H][W], R> {
         const ConstantArray* array;
         int row;
         unsigned line;
+        // Outside, recorded with its subscripts as written, as SharedArray2D's.
         TS_FN float operator[](int col) const {
             int index = row * static_cast<int>(W) + col;
             if (row < 0 || row >= static_cast<int>(H) || col < 0 || col >= static_cast<int>(W)) {
-                R::fault(kArrayMask, index, static_cast<int>(H * W), line);
-                R::record(Op::LoadOutside, kArrayMask, index, 0.0f, line);
+                R::fault(kArrayMask, index, static_cast<int>(H * W), line,
+                         Subscript2D{row, col, static_cast<int>(H), static_cast<int>(W)});
+                R::record(Op::LoadOutside, kArrayMask, subscriptsFit(row, col) ? subscriptIndex(row, col) : index,
+                          0.0f, line);
                 return 0.0f;
             }
             float v = array->values[row][col];

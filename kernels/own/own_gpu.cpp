@@ -444,7 +444,7 @@ private:
                 m_faults.outside = hostFault.count;
                 m_faults.firstOutside =
                     describeOutOfBounds(m_plan, block, hostFault.thread, static_cast<std::uint8_t>(hostFault.array),
-                                        hostFault.index, hostFault.size, hostFault.line);
+                                        hostFault.index, hostFault.size, hostFault.line, hostFault.at);
             }
             unsigned long long wanted = 0;
             down(&wanted, count.ptr, 8);

@@ -28,6 +28,42 @@ inline bool isLoad(Op op) { return op == Op::Load || op == Op::LoadOutside; }
 inline bool isStore(Op op) { return op == Op::Store || op == Op::StoreOutside; }
 inline bool isOutside(Op op) { return op == Op::LoadOutside || op == Op::StoreOutside; }
 
+// Functions the traced arrays call on the GPU too (nvcc and NVRTC define __CUDACC__).
+#if defined(__CUDACC__)
+#define TS_EVENT_FN __host__ __device__
+#else
+#define TS_EVENT_FN
+#endif
+
+// An access through a two-dimensional array, `S[row][col]`, as written: its
+// two subscripts, and the array's rows and columns (rows 0: an access of a
+// one-dimensional array).
+struct Subscript2D {
+    std::int32_t row = 0, col = 0;
+    std::int32_t rows = 0, cols = 0;
+};
+
+// An access outside a two-dimensional array (a shared `N_s[ty][tx]`, a
+// constant `F_c[i][j]`) is recorded with its two subscripts as written, not
+// with the flattened index, which may well land inside the array (`S[1][4]`
+// of a 4 x 4 array flattens to 8, which is S[2][0]): its index is
+// kSubscripted + (row + kSubscriptBias) * kSubscriptSpan + (col + kSubscriptBias),
+// between -2^31 and -2^30, where no access outside a one-dimensional array
+// goes. Subscripts outside [-kSubscriptBias, kSubscriptBias) keep the
+// flattened index (and are named by it).
+constexpr std::int32_t kSubscripted = -2147483647 - 1;
+constexpr std::int32_t kSubscriptBias = 1 << 14;
+constexpr std::int32_t kSubscriptSpan = 2 * kSubscriptBias;
+TS_EVENT_FN constexpr bool subscriptsFit(int row, int col) {
+    return row >= -kSubscriptBias && row < kSubscriptBias && col >= -kSubscriptBias && col < kSubscriptBias;
+}
+TS_EVENT_FN constexpr std::int32_t subscriptIndex(int row, int col) {
+    return kSubscripted + (row + kSubscriptBias) * kSubscriptSpan + (col + kSubscriptBias);
+}
+inline bool isSubscriptIndex(std::int32_t index) { return index < kSubscripted + kSubscriptSpan * kSubscriptSpan; }
+inline int subscriptRow(std::int32_t index) { return (index - kSubscripted) / kSubscriptSpan - kSubscriptBias; }
+inline int subscriptCol(std::int32_t index) { return (index - kSubscripted) % kSubscriptSpan - kSubscriptBias; }
+
 enum class Space : std::uint8_t { Global = 0, Shared = 1, Constant = 2, Register = 3 };
 
 // Every kernel names its arrays with these ids; the Trace says what each id is

@@ -83,6 +83,14 @@ std::string elementName(const Trace& trace, std::uint8_t array, int index) {
     return a.name + "[" + std::to_string(index) + "]";
 }
 
+Subscript2D subscriptsOf(const Trace& trace, std::uint8_t array, std::int32_t index) {
+    if (array >= kArrayCount || !isSubscriptIndex(index)) return {};
+    const ArrayInfo& a = trace.arrays[array];
+    if (array != kArrayShared && !(array == kArrayMask && a.space == Space::Constant)) return {};
+    const int cols = std::max(1, a.pitch > 0 ? a.pitch : a.width);
+    return Subscript2D{subscriptRow(index), subscriptCol(index), std::max(1, (a.size + cols - 1) / cols), cols};
+}
+
 namespace {
 
 // One memory access, as the sorted passes see it.
@@ -249,6 +257,8 @@ private:
             p.kind = ProblemKind::OutOfBounds;
             p.array = ev[i].array;
             p.index = ev[i].index;
+            p.subscripts = subscriptsOf(m_trace, p.array, p.index);
+            if (p.subscripts.rows > 0) p.index = -1;  // no element: the subscripts say where it pointed
             p.first = access(b, i);
             add(p);
         }
@@ -477,9 +487,14 @@ std::string describeProblem(const Trace& trace, const ProblemReport& p) {
         break;
     case ProblemKind::OutOfBounds: {
         const int size = p.array < kArrayCount ? trace.arrays[p.array].size : 0;
-        s += who(p.first) + " " + verb(p.first) + " " + trace.arrays[p.array < kArrayCount ? p.array : 0].name + "[" +
-             std::to_string(p.index) + "] " + where(p.first) + ", outside the array (" + std::to_string(size) +
-             " elements)";
+        const std::string& name = trace.arrays[p.array < kArrayCount ? p.array : 0].name;
+        if (p.subscripts.rows > 0) {
+            s += who(p.first) + " " + verb(p.first) + " " + subscriptedName(name, p.subscripts) + " " +
+                 where(p.first) + ", outside the array: " + subscriptPastItsExtent(p.subscripts);
+            break;
+        }
+        s += who(p.first) + " " + verb(p.first) + " " + name + "[" + std::to_string(p.index) + "] " +
+             where(p.first) + ", outside the array (" + std::to_string(size) + " elements)";
         if (p.index >= 0 && p.index < size) s += ": a row or column index past its extent";
         break;
     }

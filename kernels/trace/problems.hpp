@@ -80,6 +80,9 @@ struct ProblemReport {
     HazardOrder order = HazardOrder::None;
     std::uint8_t array = kArrayNone;
     int index = -1;  // the element, in the trace's layout of `array`
+    // An access outside a 2D array: its subscripts as written and the array's
+    // extents (at.rows 0: none). `index` is then -1: it names no element.
+    Subscript2D subscripts;
     // Races: `first` is the access that comes first in the replay (the writer
     // of a read after write), `second` the other; the problem happens at
     // `second`. One-access problems use `first` only. Barrier mismatches:
@@ -141,5 +144,10 @@ std::string describeProblem(const Trace& trace, const ProblemReport& p);
 
 // The name of an element as the kernel writes it: N_s[2][4], P[37].
 std::string elementName(const Trace& trace, std::uint8_t array, int index);
+
+// An access outside a 2D array, as its event records it (event.hpp's
+// subscriptIndex): the subscripts as written, and the array's rows and
+// columns from the trace. rows 0: the event's index is no such record.
+Subscript2D subscriptsOf(const Trace& trace, std::uint8_t array, std::int32_t index);
 
 }  // namespace tilescope
