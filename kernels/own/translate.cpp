@@ -489,7 +489,8 @@ private:
 
     void topLevel(CXCursor c, Translation& out) {
         const CXCursorKind kind = clang_getCursorKind(c);
-        const unsigned line = lineOf(c);
+        // A refused declaration is named at its first line (`template <class T>`, not its name's).
+        const unsigned line = expansion(clang_getRangeStart(clang_getCursorExtent(c))).line;
         const std::string name = str(clang_getCursorSpelling(c));
         switch (kind) {
         case CXCursor_InclusionDirective: {

@@ -1,5 +1,5 @@
 // expect-exit: 2
-// expect-output: unsupported_template_kernel.cu:11: templates are not supported
+// expect-output: unsupported_template_kernel.cu:10: templates are not supported
 // expect-output-lines: 1
 //
 // unsupported_template_kernel.cu -- the basic 1D kernel with its block size
