@@ -240,11 +240,13 @@ Printed runPrinting(const std::string& name, const std::string& text, Backend ba
 // What launch() and the threads print, in the order they print it (the CPU
 // executor runs the threads of a block in order when no barrier is dropped).
 TEST(OwnPrintf, WhatTheKernelAndItsLaunchPrintIsKeptInOrder) {
-    const Printed p = runPrinting("say.cu", printingKernel("    if (i < printing) printf(\"thread %d: N = %.2f\\n\", i, 1.5f);\n"));
+    const Printed p =
+        runPrinting("say.cu", printingKernel("    if (i < printing) printf(\"thread %d: N = %.2f\\n\", i, 1.5f);\n"));
     ASSERT_TRUE(p.run) << p.run.error().message;
     ASSERT_EQ(p.printout.lines.size(), 42u);
     EXPECT_EQ(p.printout.lines.front(), "launching 4 blocks");
-    for (int i = 0; i < 40; ++i) EXPECT_EQ(p.printout.lines[static_cast<std::size_t>(i + 1)], "thread " + std::to_string(i) + ": N = 1.50");
+    for (int i = 0; i < 40; ++i)
+        EXPECT_EQ(p.printout.lines[static_cast<std::size_t>(i + 1)], "thread " + std::to_string(i) + ": N = 1.50");
     EXPECT_EQ(p.printout.lines.back(), "launched");
     EXPECT_EQ(p.printout.moreLines, 0u);
     EXPECT_FALSE(p.printout.uncounted);
@@ -252,10 +254,11 @@ TEST(OwnPrintf, WhatTheKernelAndItsLaunchPrintIsKeptInOrder) {
     EXPECT_EQ(p.printout.rest(), "");
 
     // A kernel that prints nothing: nothing to show.
-    const Printed quiet = runPrinting("quiet.cu", "__global__ void k(const float* N, float* P, int width)\n{\n"
-                                                  "    int i = threadIdx.x;\n    if (i < width) P[i] = N[i];\n}\n"
-                                                  "void launch(const float* N, const float* M, float* P, int r, int width)\n"
-                                                  "{\n    k<<<1, 128>>>(N, P, width);\n}\n");
+    const Printed quiet = runPrinting("quiet.cu",
+                                      "__global__ void k(const float* N, float* P, int width)\n{\n"
+                                      "    int i = threadIdx.x;\n    if (i < width) P[i] = N[i];\n}\n"
+                                      "void launch(const float* N, const float* M, float* P, int r, int width)\n"
+                                      "{\n    k<<<1, 128>>>(N, P, width);\n}\n");
     ASSERT_TRUE(quiet.run) << quiet.run.error().message;
     EXPECT_TRUE(quiet.printout.empty());
 }
@@ -264,8 +267,9 @@ TEST(OwnPrintf, WhatTheKernelAndItsLaunchPrintIsKeptInOrder) {
 // control characters other than tabs show as '?'.
 TEST(OwnPrintf, ALongOutputIsCountedNotKept) {
     const Printed p = runPrinting(
-        "many.cu", printingKernel("    for (int k = 0; k < 50; k++) printf(\"%d.%d\\t\\a\\033[31m\\n\", i, k);\n"
-                                  "    if (i == 0) { for (int k = 0; k < 3000; k++) printf(\"x\"); printf(\"\\n\"); }\n"));
+        "many.cu",
+        printingKernel("    for (int k = 0; k < 50; k++) printf(\"%d.%d\\t\\a\\033[31m\\n\", i, k);\n"
+                       "    if (i == 0) { for (int k = 0; k < 3000; k++) printf(\"x\"); printf(\"\\n\"); }\n"));
     ASSERT_TRUE(p.run) << p.run.error().message;
     // launch()'s first, 4 blocks of 32 threads x 50, thread 0's long line, launch()'s last.
     ASSERT_EQ(p.printout.lines.size(), KernelPrintout::kMaxLines);
@@ -387,7 +391,8 @@ TEST(OwnKernelGpu, TracesEqualTheCpusEventForEvent) {
 TEST(OwnKernelGpu, AccessesOutsideA2DArrayAreRecordedAsOnTheCpu) {
     std::string reason;
     if (!gpuAvailable(&reason)) GTEST_SKIP() << "no GPU: " << reason;
-    auto kernel = own::compileKernelFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/broken/shared_2d_past_its_edge.cu");
+    auto kernel =
+        own::compileKernelFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/broken/shared_2d_past_its_edge.cu");
     ASSERT_TRUE(kernel) << kernel.error().message;
     const Image input = randomImage(40, 24, 9);
     const Mask mask = randomMask(1, 2, 11);
