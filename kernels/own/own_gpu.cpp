@@ -119,7 +119,8 @@ off_t stdoutMark() {
 }
 void cutStdoutBackTo(off_t mark) {
     std::fflush(stdout);
-    if (mark >= 0 && ftruncate(STDOUT_FILENO, mark) == 0) lseek(STDOUT_FILENO, mark, SEEK_SET);
+    // fseeko moves the descriptor and what stdout's buffer knows of it alike.
+    if (mark >= 0 && ftruncate(STDOUT_FILENO, mark) == 0) fseeko(stdout, mark, SEEK_SET);
 }
 
 // A compiled program: its module and the lowered names of what it holds.
@@ -157,6 +158,7 @@ public:
         try {
             compile();
             m_output.assign(m_P.size(), 0.0f);
+            std::fflush(stdout);  // what launch() printed so far, ahead of the device's printf
             if (m_job.benchRepeats > 0) {
                 // Timing alone: the plain kernel, warmed up, then the median
                 // (what the warm-up printed is shown, the repeats' is not).
