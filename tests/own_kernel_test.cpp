@@ -16,6 +16,7 @@
 #include "own/own_kernel.hpp"
 #include "own/translate.hpp"
 #include "reference/reference.hpp"
+#include "trace/trace_index.hpp"
 
 namespace tilescope {
 namespace {
@@ -190,6 +191,51 @@ TEST(OwnKernel, NothingIsLeftBehind) {
         EXPECT_TRUE(std::filesystem::exists(kernel->library));
     }
     EXPECT_FALSE(std::filesystem::exists(folder));
+}
+
+// A shared tile too small in 2D: the taps past its last column or row are
+// named as written, by the run's own words (an untraced run), the problem
+// detector and the step-through's words for the event; N_ds[0][16] of a
+// 16 x 16 tile flattens to 16, which is N_ds[1][0], inside the array.
+TEST(OwnKernel, AnAccessOutsideA2DArrayIsNamedAsWritten) {
+    auto k = own::compileKernelFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/broken/shared_2d_past_its_edge.cu");
+    ASSERT_TRUE(k) << k.error().message;
+    const Image input = randomImage(16, 16, 4);
+    const Mask mask = randomMask(1, 2, 6);
+    RunRequest req;
+    req.own = *k;
+    req.kernel = std::string((*k)->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.backend = Backend::Cpu;
+    auto plain = runKernel(req);
+    ASSERT_TRUE(plain) << plain.error().message;
+    // Thread (14,0) is the first to reach past the last column: its tap j = 2.
+    EXPECT_EQ(plain->faults.firstOutside, "thread (14,0) of block (0,0), line 40: N_ds[0][16]: column 16 of 16 columns");
+
+    req.check = true;
+    auto checked = runKernel(req);
+    ASSERT_TRUE(checked && checked->trace && checked->problems);
+    const ProblemSet& problems = *checked->problems;
+    const ProblemReport* column = nullptr;
+    const ProblemReport* row = nullptr;
+    for (const ProblemReport& p : problems.items) {
+        if (p.kind != ProblemKind::OutOfBounds) continue;
+        EXPECT_EQ(p.index, -1);
+        EXPECT_EQ(p.subscripts.rows, 16);
+        EXPECT_EQ(p.subscripts.cols, 16);
+        EXPECT_TRUE(p.subscripts.row >= 16 || p.subscripts.col >= 16) << p.subscripts.row << "," << p.subscripts.col;
+        if (!column && p.subscripts.row == 0 && p.subscripts.col == 16) column = &p;
+        if (!row && p.subscripts.row == 16 && p.subscripts.col == 0) row = &p;
+    }
+    ASSERT_TRUE(column && row);
+    EXPECT_NE(describeProblem(*checked->trace, *column).find("reads N_ds[0][16] at line 40"), std::string::npos);
+    EXPECT_NE(describeProblem(*checked->trace, *row).find("outside the array: row 16 of 16 rows"), std::string::npos)
+        << describeProblem(*checked->trace, *row);
+    const BlockReplay replay(*checked->trace, column->first.block);
+    EXPECT_EQ(replay.describe(column->first.event),
+              "thread (15,0) of block (0,0), line 40: reads N_ds[0][16], outside the array: column 16 of 16 columns: "
+              "not done (the load gives 0)");
 }
 
 // [SECTION] printf
