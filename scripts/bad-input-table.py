@@ -28,7 +28,8 @@ differ (with or without CUDA); a line ending in `...` is a prefix.
 
 Generated from `tests/bad_input_cases.txt` by `scripts/bad-input-table.py`;
 edit the cases there, never this file. The readers behind the file rows are
-also fuzzed with libFuzzer in CI (`tests/fuzz/`).
+also fuzzed with libFuzzer in CI (`tests/fuzz/`), and so is the translator
+of a student's kernel file.
 """
 
 
@@ -55,12 +56,28 @@ therefore reads every Huffman table of a JPEG itself before stb_image sees the
 file, and refuses a table of more than 256 codes (the Pictures row about a
 Huffman table).
 
+`fuzz_kernel` fuzzes the translator of a student's kernel file
+(`own::translate`, libclang; docs/own-kernel.md), seeded with the kernel files
+of `tests/own/` and `assets/exercises/` and a dictionary of CUDA words. A
+refusal must be one line with exit code 2 that names the file and a line
+within it (no line only for a file without a kernel or a launch(), or for an
+error in another file it includes) and shows none of TileScope's internal
+names (`own_user`, `ElementRef`, `tilescope::`, ...); a translation's kernels,
+arrays and barriers sit on lines of the file, and its device sources keep
+every line break; the scratch folder holds nothing afterwards but the parser's
+stand-in headers, and `$TMPDIR` nothing at all. `tests/own/mutate_kernels.py`
+(the test `Own.Mutations`) takes the whole path the same way, through the
+`tilescope` binary: 60 mutated copies of the correct kernels, each ending with
+exit code 0, 1 or 2 (a refusal one line naming the file), no internal name
+shown and nothing left behind.
+
 | target | reads | the first byte of an input |
 | --- | --- | --- |
 | `fuzz_npy` | `readNpy` and `readNpyMask` | is part of the file |
 | `fuzz_pnm` | `readImageFile` on PGM/PPM (inputs starting with `P`) | is part of the file |
 | `fuzz_mask` | `readMask` | picks `.txt`, `.csv`, `.raw` or `.npy` |
 | `fuzz_input` | `readInput`, the entry of every input file (stb_image for PNG, JPEG, BMP) | picks one of eleven extensions |
+| `fuzz_kernel` | `own::translate`, a kernel file's text (libclang) | is part of the file |
 
 To fuzz longer than CI does:
 

@@ -11,9 +11,10 @@
 # `test` then builds the CPU side again with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build-asan) and runs the cpu and trace tests
 # there, any report failing them; where Clang is installed, builds the
-# file readers' libFuzzer targets (build-fuzz) and fuzzes each for a bounded
-# time, a crash failing the run; and builds the browser version and checks
-# it in headless Chromium (tests/web/page_test.py).
+# libFuzzer targets of the file readers and of the kernel-file translator
+# (build-fuzz) and fuzzes each for a bounded time, a crash failing the run;
+# and builds the browser version and checks it in headless Chromium
+# (tests/web/page_test.py).
 #
 # Environment: BUILD_DIR (default build), TILESCOPE_CUDA (AUTO, ON, OFF),
 # JOBS (default: the number of cores), FUZZ_SECONDS (per target, default 45;
@@ -156,7 +157,7 @@ cmake --build "$asan" -j "$jobs"
   ctest -L "cpu|trace" --output-on-failure -j "$jobs"
 )
 
-# --- Fuzzing the file readers ------------------------------------------------
+# --- Fuzzing the file readers and the kernel-file translator -----------------
 fuzz_seconds="${FUZZ_SECONDS:-45}"
 clangxx="$(command -v clang++-14 || command -v clang++ || true)"
 if [ "$fuzz_seconds" -eq 0 ]; then
@@ -185,14 +186,21 @@ else
       -artifact_prefix="$out/" >"$out/log" 2>&1 || status=$?
     echo "$status" >"$out/status"
   }
-  # One target per core at a time.
-  for name in npy pnm mask input; do
+  # One target per core at a time. fuzz_kernel (the kernel-file translator)
+  # is built only where libclang is found (tests/fuzz/CMakeLists.txt).
+  targets=(npy pnm mask input)
+  if [ -x "$fuzz/tests/fuzz/fuzz_kernel" ]; then
+    targets+=(kernel)
+  else
+    echo "fuzz_kernel skipped: no libclang in the fuzz build"
+  fi
+  for name in "${targets[@]}"; do
     while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
     fuzz_one "$name" &
   done
   wait
   failed=0
-  for name in npy pnm mask input; do
+  for name in "${targets[@]}"; do
     out="$runs/$name"
     stats="$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$out/log" |
       sed 's/^stat:://; s/: */=/' | tr '\n' ' ' || true)"
@@ -209,6 +217,14 @@ else
       for f in "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-*; do
         [ -f "$f" ] && { echo "base64 of $(basename "$f"):"; base64 -w 0 "$f"; echo; }
       done
+      # A crash libFuzzer could not catch (no crash-* file) leaves the input
+      # in the target's scratch directory, which the log names.
+      if ! ls "$out"/crash-* "$out"/timeout-* "$out"/oom-* "$out"/leak-* >/dev/null 2>&1; then
+        scratch="$(sed -n 's/^fuzz: each input is written into \(.*\) before it is read$/\1/p' "$out/log" | tail -1)"
+        for f in "$scratch"/input*; do
+          [ -f "$f" ] && { echo "base64 of the last input, $f:"; base64 -w 0 "$f"; echo; }
+        done
+      fi
       echo "reproduce: $fuzz/tests/fuzz/fuzz_$name <that file>"
     fi
   done

@@ -90,11 +90,22 @@ struct Ended {
     std::string startError;
 };
 
-// Runs `argv` with stdout and stderr in files; waits, ending it at the time
-// limit or on cancel (first SIGUSR1, which the worker answers by writing
-// where it was, then SIGKILL).
+// This process's environment with `name` set to `value`.
+std::vector<std::string> environmentWith(const std::string& name, const std::string& value) {
+    std::vector<std::string> env;
+    const std::string prefix = name + "=";
+    for (char** e = environ; *e; ++e)
+        if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) env.emplace_back(*e);
+    env.push_back(prefix + value);
+    return env;
+}
+
+// Runs `argv` with stdout and stderr in files (and `environment`, when
+// given, instead of this process's); waits, ending it at the time limit or
+// on cancel (first SIGUSR1, which the worker answers by writing where it
+// was, then SIGKILL).
 Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err, double timeLimit,
-               const std::atomic<bool>* cancel) {
+               const std::atomic<bool>* cancel, const std::vector<std::string>* environment = nullptr) {
     Ended e;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -108,9 +119,14 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    std::vector<char*> env;
+    if (environment) {
+        for (const std::string& v : *environment) env.push_back(const_cast<char*>(v.c_str()));
+        env.push_back(nullptr);
+    }
     pid_t pid = 0;
     const auto start = Clock::now();
-    const int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+    const int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environment ? env.data() : environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     if (rc != 0) {
@@ -286,8 +302,12 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     if (!pch.empty()) command.push_back("-I" + pch);
     for (const char* a : {"-shared", "-fdiagnostics-plain-output", "-fno-gnu-unique"}) command.push_back(a);
     command.insert(command.end(), {"-I" + (dir / "include").string(), source.string(), "-o", kernel->library});
+    // The compiler's temporary files (cc*.s, cc*.o) go into the scratch
+    // folder too: a compile ended at the time limit or by a cancel leaves
+    // them there, removed with the kernel, not in $TMPDIR.
+    const std::vector<std::string> environment = environmentWith("TMPDIR", dir.string());
     const Ended ended = runChild(command, dir / "compile.out", dir / "compile.err", options.timeLimitSeconds,
-                                 options.cancel);
+                                 options.cancel, &environment);
     kernel->compileMs = millisSince(start);
     if (!ended.started) return badInput("cannot run the C++ compiler " + ended.startError);
     if (ended.cancelled) return badInput("cancelled");

@@ -27,6 +27,9 @@ public:
         std::string pattern = (base / "tilescope-fuzz-XXXXXX").string();
         if (!::mkdtemp(pattern.data())) broken("setup", "cannot create a scratch directory in " + base.string());
         m_path = pattern;
+        // A crash that libFuzzer cannot catch (a stack overflow in a library
+        // that handles SIGSEGV itself) writes no crash-* file: the input is here.
+        std::fprintf(stderr, "fuzz: each input is written into %s before it is read\n", m_path.c_str());
     }
     ~ScratchDirectory() {
         std::error_code ignored;
@@ -38,15 +41,15 @@ private:
     fs::path m_path;
 };
 
-const fs::path& scratch() {
+}  // namespace
+
+const fs::path& scratchDirectory() {
     static ScratchDirectory directory;
     return directory.path();
 }
 
-}  // namespace
-
 fs::path writeInput(const std::uint8_t* data, std::size_t size, const std::string& extension) {
-    const fs::path path = scratch() / ("input" + extension);
+    const fs::path path = scratchDirectory() / ("input" + extension);
     // Plain POSIX calls: this runs for every input, and must not be the slow part.
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) broken("setup", "cannot write " + path.string());

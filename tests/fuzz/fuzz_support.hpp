@@ -22,6 +22,9 @@
 
 namespace tilescope::fuzz {
 
+// This process's scratch directory (made on first use).
+const std::filesystem::path& scratchDirectory();
+
 // Writes the bytes to <scratch>/input<extension> and returns that path.
 std::filesystem::path writeInput(const std::uint8_t* data, std::size_t size, const std::string& extension);
 

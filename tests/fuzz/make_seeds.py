@@ -2,16 +2,20 @@
 """Writes the seed corpora of the fuzz targets (corpus/<target>/), small files
 made from first principles with the standard library only: .npy headers as
 NumPy writes them, PNG through zlib, BMP and a baseline JPEG byte by byte.
+The kernel files of fuzz_kernel are copies of the project's own: the correct
+and the broken kernels of tests/own/ and the exercises' starting files.
 The seeds are committed; rerun this only to change them.
 
 fuzz_mask and fuzz_input read a first byte that picks the file's extension
 (see their sources); their seeds carry it.
 """
+import glob
 import os
 import struct
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def write(target, name, data):
@@ -153,8 +157,18 @@ def mask_seeds():
     write("mask", "npy", mask(".npy", MASK_NPY))
 
 
+# [SECTION] Kernel files, as they are: each is named <folder>_<file>.cu
+def kernel_seeds():
+    for folder in ("tests/own/good", "tests/own/broken", "assets/exercises"):
+        for path in sorted(glob.glob(os.path.join(ROOT, folder, "*.cu"))):
+            with open(path, "rb") as f:
+                data = f.read()
+            write("kernel", os.path.basename(folder) + "_" + os.path.basename(path), data)
+
+
 if __name__ == "__main__":
     npy_seeds()
     pnm_seeds()
     input_seeds()
     mask_seeds()
+    kernel_seeds()

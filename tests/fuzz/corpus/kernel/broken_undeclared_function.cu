@@ -1,0 +1,40 @@
+// expect-exit: 2
+// expect-output: undeclared_function.cu:26:21: error: use of undeclared identifier 'clampToImage'
+// expect-output-lines: 1
+//
+// undeclared_function.cu -- the basic 2D kernel calls a helper that the
+// student meant to write and never did.
+
+#include <cuda_runtime.h>
+
+#define BLOCK_X 32
+#define BLOCK_Y 8
+
+__global__ void conv2d_basic(const float* N, const float* M, float* P,
+                             int r, int width, int height)
+{
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int maskWidth = 2 * r + 1;
+
+    if (row < height && col < width) {
+        float Pvalue = 0.0f;
+        for (int i = 0; i < maskWidth; i++) {
+            for (int j = 0; j < maskWidth; j++) {
+                int inRow = row - r + i;
+                int inCol = col - r + j;
+                if (clampToImage(inRow, inCol, width, height)) {
+                    Pvalue += M[i * maskWidth + j] * N[inRow * width + inCol];
+                }
+            }
+        }
+        P[row * width + col] = Pvalue;
+    }
+}
+
+void launch(const float* N, const float* M, float* P, int r, int width, int height)
+{
+    dim3 block(BLOCK_X, BLOCK_Y);
+    dim3 grid((width + BLOCK_X - 1) / BLOCK_X, (height + BLOCK_Y - 1) / BLOCK_Y);
+    conv2d_basic<<<grid, block>>>(N, M, P, r, width, height);
+}
