@@ -2,6 +2,9 @@
 
 #if TILESCOPE_HAVE_LIBCLANG
 #include <clang-c/Index.h>
+#include <pthread.h>
+
+#include <cstdlib>
 #endif
 
 #include <algorithm>
@@ -257,11 +260,17 @@ struct Where {
     unsigned line = 0, column = 0, offset = 0;
 };
 
+// The student's file, for the translation under way on this thread.
+thread_local CXFile t_mainFile = nullptr;
+
+// Where a location lands in the file: for text a macro made, where the macro
+// was used. `mainFile` when that is the student's file (a declaration a
+// macro of the file writes is the file's too; the prelude's are not).
 Where expansion(CXSourceLocation loc) {
-    CXFile file;
+    CXFile file = nullptr;
     Where w;
     clang_getExpansionLocation(loc, &file, &w.line, &w.column, &w.offset);
-    w.mainFile = clang_Location_isFromMainFile(loc) != 0;
+    w.mainFile = file && t_mainFile && clang_File_isEqual(file, t_mainFile);
     return w;
 }
 
@@ -457,18 +466,33 @@ private:
 
     static std::string typeName(CXType t) { return str(clang_getTypeSpelling(t)); }
 
-    // float[A] or float[A][B]: the sizes, or nothing.
-    static std::optional<std::pair<int, int>> floatArray(CXType t) {
+    // float[A] or float[A][B]: the sizes, or nothing. An array larger than
+    // `limitBytes` (what the memory it lives in holds) is refused here, before
+    // its size could overflow an int.
+    std::optional<std::pair<int, int>> floatArray(CXType t, unsigned line, const std::string& what,
+                                                  long long limitBytes) const {
         t = clang_getCanonicalType(t);
         if (t.kind != CXType_ConstantArray) return std::nullopt;
         const long long outer = clang_getArraySize(t);
         CXType e = clang_getCanonicalType(clang_getArrayElementType(t));
-        if (e.kind == CXType_Float) return std::make_pair(1, static_cast<int>(outer));
-        if (e.kind != CXType_ConstantArray) return std::nullopt;
-        const long long inner = clang_getArraySize(e);
-        if (clang_getCanonicalType(clang_getArrayElementType(e)).kind != CXType_Float) return std::nullopt;
+        long long inner = 1;
+        if (e.kind == CXType_ConstantArray) {
+            inner = clang_getArraySize(e);
+            e = clang_getCanonicalType(clang_getArrayElementType(e));
+        }
+        if (e.kind != CXType_Float || outer < 0 || inner < 0) return std::nullopt;
+        const bool huge = outer > limitBytes || inner > limitBytes;  // the product could overflow
+        const long long bytes = huge ? limitBytes + 1 : outer * inner * 4;
+        if (bytes > limitBytes)
+            reject(line, what + " is " + (huge ? "more than " + std::to_string(limitBytes) : std::to_string(bytes)) +
+                             " bytes: " +
+                             (limitBytes == kSharedLimit ? "a block may have 48 KB (49152 bytes) of shared memory"
+                                                         : "constant memory holds 64 KB (65536 bytes)"));
+        if (!is2D(t)) return std::make_pair(1, static_cast<int>(outer));
         return std::make_pair(static_cast<int>(outer), static_cast<int>(inner));
     }
+    static constexpr long long kSharedLimit = 48 * 1024;
+    static constexpr long long kConstantLimit = 64 * 1024;
 
     static bool isFloatPointer(CXType t) {
         t = clang_getCanonicalType(t);
@@ -576,7 +600,7 @@ private:
         const unsigned line = lineOf(c);
         const std::string name = str(clang_getCursorSpelling(c));
         if (hasAttr(c, CXCursor_CUDAConstantAttr)) {
-            const auto sizes = floatArray(clang_getCursorType(c));
+            const auto sizes = floatArray(clang_getCursorType(c), line, "__constant__ " + name, kConstantLimit);
             if (!sizes)
                 reject(line, "__constant__ " + name + ": constant memory holds the mask here, a float array of "
                                                        "one or two dimensions with sizes known at compile time");
@@ -904,7 +928,7 @@ private:
         unsigned line, column, offset;
         clang_getSpellingLocation(start, &file, &line, &column, &offset);
         const Where at = expansion(start);
-        if (!at.mainFile || !clang_File_isEqual(file, clang_getFile(m_tu, m_path.c_str()))) return UINT_MAX;
+        if (!at.mainFile || !clang_File_isEqual(file, t_mainFile)) return UINT_MAX;
         if (offset < at.offset) return UINT_MAX;  // in a #define, above its use
         return offset;
     }
@@ -1056,7 +1080,7 @@ private:
             if (canonical.kind == CXType_IncompleteArray &&
                 clang_getCanonicalType(clang_getArrayElementType(canonical)).kind == CXType_Float) {
                 d.dynamic = true;
-            } else if (const auto sizes = floatArray(type)) {
+            } else if (const auto sizes = floatArray(type, line, "__shared__ " + name, kSharedLimit)) {
                 d.rows = sizes->first;
                 d.cols = sizes->second;
                 if (is2D(type)) m_shared2D.insert(name);
@@ -1246,9 +1270,15 @@ void writeFile(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-Result<Translation> translate(const std::string& path, const std::string& original, const std::string& scratch,
-                              Diagnostic* diagnostic) {
-    const std::string text = joinSpacedChevrons(original);
+namespace {
+
+Result<Translation> translateHere(const std::string& path, const std::string& original, const std::string& scratch,
+                                  Diagnostic* diagnostic) {
+    std::string text = joinSpacedChevrons(original);
+    // A lone carriage return (classic Mac OS) ends a line for the parser and
+    // the compiler alike: here too, written as a line feed in its place.
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
     auto fail = [&](const Diagnostic& d) -> Result<Translation> {
         if (diagnostic) *diagnostic = d;
         return badInput(d.text());
@@ -1272,6 +1302,7 @@ Result<Translation> translate(const std::string& path, const std::string& origin
     std::unique_ptr<void, void (*)(void*)> indexGuard(index, [](void* i) { clang_disposeIndex(i); });
     if (parsed != CXError_Success || !tu) return fail(Diagnostic{path, 0, 0, "the C++ parser could not read the file"});
     std::unique_ptr<CXTranslationUnitImpl, void (*)(CXTranslationUnit)> tuGuard(tu, clang_disposeTranslationUnit);
+    t_mainFile = clang_getFile(tu, path.c_str());
 
     // The parser's own first error, at its line in the student's file.
     for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; ++i) {
@@ -1286,7 +1317,7 @@ Result<Translation> translate(const std::string& path, const std::string& origin
             if (message.find("file not found") != std::string::npos)
                 message += " (a kernel file may include only CUDA's and C's own headers: cuda_runtime.h, stdio.h, "
                            "math.h, ...)";
-            if (!clang_Location_isFromMainFile(loc)) line = column = 0;
+            if (!expansion(loc).mainFile) line = column = 0;
             clang_disposeDiagnostic(d);
             return fail(Diagnostic{path, line, column, message});
         }
@@ -1333,6 +1364,48 @@ Result<Translation> translate(const std::string& path, const std::string& origin
     out.tracedDeviceSource = line1 + translator.rewritten(false);
     out.deviceSource = line1 + translator.plainDevice();
     return out;
+}
+
+// libclang parses on a thread of its own with an 8 MB stack, and a deep
+// expression (2^15 terms that a few #defines make) takes more than that: the
+// parse runs here instead (LIBCLANG_NOTHREADS, set before any thread
+// starts), on a thread whose stack is large enough for any file a student
+// would write, and so does the walk over its syntax tree.
+const bool kParseOnOurThread = setenv("LIBCLANG_NOTHREADS", "1", 0) == 0;
+constexpr std::size_t kTranslationStack = std::size_t{1} << 30;  // reserved; only what is used is taken
+
+struct TranslationJob {
+    const std::string* path;
+    const std::string* text;
+    const std::string* scratch;
+    Diagnostic* diagnostic;
+    std::optional<Result<Translation>> result;
+};
+
+}  // namespace
+
+Result<Translation> translate(const std::string& path, const std::string& text, const std::string& scratch,
+                              Diagnostic* diagnostic) {
+    (void)kParseOnOurThread;
+    TranslationJob job{&path, &text, &scratch, diagnostic, std::nullopt};
+    pthread_attr_t attr;
+    pthread_t thread;
+    bool started = pthread_attr_init(&attr) == 0;
+    if (started) {
+        started = pthread_attr_setstacksize(&attr, kTranslationStack) == 0 &&
+                  pthread_create(
+                      &thread, &attr,
+                      [](void* data) -> void* {
+                          auto* j = static_cast<TranslationJob*>(data);
+                          j->result.emplace(translateHere(*j->path, *j->text, *j->scratch, j->diagnostic));
+                          return nullptr;
+                      },
+                      &job) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!started) return translateHere(path, text, scratch, diagnostic);  // no thread to be had: this one
+    pthread_join(thread, nullptr);
+    return std::move(*job.result);
 }
 
 #else

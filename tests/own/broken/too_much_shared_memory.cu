@@ -1,11 +1,13 @@
 // expect-exit: 2
-// expect-output: too_much_shared_memory.cu:58: <<<(5, 4), (16, 16)>>>: 65536 bytes of shared memory a block; a block may have 48 KB
+// expect-output: too_much_shared_memory.cu:22: __shared__ N_ds is 65536 bytes: a block may have 48 KB
 // expect-output-lines: 1
 //
 // too_much_shared_memory.cu -- the tiled 2D kernel with a 128 x 128 input
 // tile "for large images": 128 x 128 floats are 64 KB of shared memory a
 // block, more than the 48 KB a block may have (the kernel only ever uses
-// the first 16 x 16 of it).
+// the first 16 x 16 of it). nvcc refuses such an array as it compiles, and
+// so does TileScope, at its declaration (too_much_shared_memory_two_arrays.cu
+// has arrays that are too large only together, refused at the launch).
 
 #include <cuda_runtime.h>
 
