@@ -641,10 +641,12 @@ private:
         if (!clang_isCursorDefinition(c)) {
             // A declaration ahead of its definition: a kernel's declares the
             // same parameters as the definition will, in the traced language.
-            if (global)
+            if (global) {
                 for (CXCursor child : children(c))
                     if (clang_getCursorKind(child) == CXCursor_ParmDecl && isFloatPointer(clang_getCursorType(child)))
                         arrayParameter(child);
+                m_declaredKernels.insert(name);  // launch() may launch it before its definition
+            }
             return;
         }
         const bool device = hasAttr(c, CXCursor_CUDADeviceAttr);
@@ -788,6 +790,11 @@ private:
     }
 
     void statement(CXCursor c, Scope& scope) {
+        m_ancestors.push_back(c);
+        struct Pop {
+            std::vector<CXCursor>& stack;
+            ~Pop() { stack.pop_back(); }
+        } pop{m_ancestors};
         const CXCursorKind kind = clang_getCursorKind(c);
         const unsigned line = lineOf(c);
         const std::string name = str(clang_getCursorSpelling(c));
@@ -889,7 +896,14 @@ private:
             if (m_constantNames.count(array))
                 reject(lineOf(c), "a kernel writes " + array + ", a __constant__ array: constant memory is "
                                   "read-only to kernels (launch() fills it with cudaMemcpyToSymbol)");
-            m_lvalues.insert(spellingOf(operand));  // loaded, then stored
+            written(kids[0]);  // loaded, then stored
+            // `++s[t]` gives the element; where its value is used, as a float.
+            if (element && (first == "++" || first == "--") && valueUsed() &&
+                (m_writableParams.count(rootArray(operand)) || m_sharedNames.count(rootArray(operand))) &&
+                spellingOf(c) == beginOf(c)) {
+                edit(beginOf(c), beginOf(c), "static_cast<float>(");
+                close(endOf(c), ")");
+            }
         }
     }
 
@@ -912,10 +926,42 @@ private:
         return {};
     }
 
-    // The left operand of an assignment is written to, not read.
+    // The left operand of an assignment is written to, not read: an element,
+    // or both elements a conditional operator chooses between. An assignment
+    // whose value is used (`auto v = (P[i] *= 2.5f)`) gives that value as a
+    // float, as C++'s `float&` does once it is read.
     void assigned(CXCursor c) {
         const std::vector<CXCursor> kids = children(c);
-        if (!kids.empty()) m_lvalues.insert(spellingOf(unwrap(kids[0])));
+        if (!kids.empty()) written(kids[0]);
+        if (kids.empty() || !valueUsed()) return;
+        const CXCursor lhs = unwrap(kids[0]);
+        const std::string array = clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr ? rootArray(lhs) : "";
+        if (!m_writableParams.count(array) && !m_sharedNames.count(array)) return;
+        const unsigned begin = spellingOf(c);
+        if (begin == UINT_MAX || begin != beginOf(c)) return;  // inside a macro: left as it is
+        edit(begin, begin, "static_cast<float>(");
+        close(endOf(c), ")");
+    }
+    void written(CXCursor e) {
+        e = unwrap(e);
+        if (clang_getCursorKind(e) == CXCursor_ConditionalOperator) {
+            const std::vector<CXCursor> kids = children(e);
+            for (std::size_t k = 1; k < kids.size(); ++k) written(kids[k]);
+            return;
+        }
+        m_lvalues.insert(spellingOf(e));
+    }
+    // Whether the value of the expression statement() is in (the innermost
+    // cursor) is used: false for one that is a statement of its own.
+    bool valueUsed() const {
+        for (std::size_t i = m_ancestors.size() - 1; i-- > 0;) {
+            const CXCursorKind k = clang_getCursorKind(m_ancestors[i]);
+            if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr) continue;
+            // In a statement (a block, if, for, ...) it is a statement of its
+            // own or a condition, which reads an element as a bool as it is.
+            return !clang_isStatement(k);
+        }
+        return false;
     }
 
     // Where the expression's text starts in the file: its own place, or for an
@@ -945,23 +991,25 @@ private:
 
     // Writes `static_cast<float>(` before the name at `at` and `)` after it and
     // its `brackets` subscripts, when the text there is that.
-    void readAsFloat(unsigned at, const std::string& name, int brackets) {
-        if (at == UINT_MAX || m_readAsFloat.count(at) || m_text.compare(at, name.size(), name) != 0) return;
+    bool readAsFloat(unsigned at, const std::string& name, int brackets) {
+        if (m_readAsFloat.count(at)) return true;
+        if (at == UINT_MAX || m_text.compare(at, name.size(), name) != 0) return false;
         std::size_t end = at + name.size();
         for (int b = 0; b < brackets; ++b) {
             while (end < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[end]))) ++end;
-            if (end >= m_text.size() || m_text[end] != '[') return;
+            if (end >= m_text.size() || m_text[end] != '[') return false;
             int depth = 0;
             for (; end < m_text.size(); ++end) {
                 depth += m_text[end] == '[' ? 1 : m_text[end] == ']' ? -1 : 0;
                 if (depth == 0) break;
             }
-            if (end >= m_text.size()) return;
+            if (end >= m_text.size()) return false;
             ++end;
         }
         m_readAsFloat.insert(at);
         edit(at, at, "static_cast<float>(");
         close(static_cast<unsigned>(end), ")");
+        return true;
     }
 
     void elementRead(CXCursor c) {
@@ -976,7 +1024,28 @@ private:
             if (kids.empty()) return;
             e = unwrap(kids[0]);
         }
-        readAsFloat(at, array, brackets);
+        // Not spelled where it is used: written by a macro's definition.
+        if (!readAsFloat(at, array, brackets)) macroElementRead(c);
+    }
+
+    // An element a macro's definition writes (`#define SH(i) s[(i)]`), read as
+    // a value: where the macro's use is that element and nothing more (its
+    // parent expression reaches beyond the use), the use is read as a float.
+    void macroElementRead(CXCursor c) {
+        const unsigned begin = beginOf(c), end = endOf(c);
+        if (begin >= end || m_readAsFloat.count(begin)) return;
+        for (std::size_t i = m_ancestors.size() - 1; i-- > 0;) {
+            const CXCursor a = m_ancestors[i];
+            const CXCursorKind k = clang_getCursorKind(a);
+            if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr || k == CXCursor_CStyleCastExpr) {
+                if (beginOf(a) == begin && endOf(a) == end) continue;
+            }
+            if (beginOf(a) == begin && endOf(a) == end) return;  // the macro holds more than the element
+            break;
+        }
+        m_readAsFloat.insert(begin);
+        edit(begin, begin, "static_cast<float>(");
+        close(end, ")");
     }
 
     // A `float&` bound to an element is that element: reading it loads it.
@@ -1002,18 +1071,48 @@ private:
                 init = unwrap(child);
                 found = true;
             }
-        if (!found || clang_getCursorKind(init) != CXCursor_ArraySubscriptExpr) return false;
-        const std::string array = rootArray(init);
-        if (!m_writableParams.count(array) && !m_sharedNames.count(array)) return false;
+        // `float& e{s[t]}`: the braces hold the element.
+        if (found && clang_getCursorKind(init) == CXCursor_InitListExpr) {
+            const std::vector<CXCursor> inner = children(init);
+            found = inner.size() == 1;
+            if (found) init = unwrap(inner[0]);
+        }
         const unsigned begin = beginOf(c);
+        const bool element = found && clang_getCursorKind(init) == CXCursor_ArraySubscriptExpr &&
+                             (m_writableParams.count(rootArray(init)) || m_sharedNames.count(rootArray(init)));
+        if (!element) return false;
         const unsigned nameAt = expansion(clang_getCursorLocation(c)).offset;
-        if (spellingOf(c) != begin || nameAt <= begin || m_referenceDeclarations.count(begin))
-            reject(lineOf(c), "declare one reference to an array element per declaration");
-        m_referenceDeclarations.insert(begin);
-        edit(begin, nameAt, "auto ");
+        const std::size_t amp = laterDeclarator(begin);
+        if (amp != std::string::npos) {
+            // `, &b = s[j]` after `const float& a = s[i]`: the same auto, without its &.
+            if (!m_declarationIsAuto)
+                reject(lineOf(c), "declare a reference to an array element in a declaration of its own, not beside "
+                                  "other names");
+            edit(static_cast<unsigned>(amp), static_cast<unsigned>(amp + 1), " ");
+        } else {
+            if (spellingOf(c) != begin || nameAt <= begin)
+                reject(lineOf(c), "a reference to an array element declared through a macro is not supported: "
+                                  "write float& e = s[i]; as it is");
+            edit(begin, nameAt, "auto ");  // `const float& a` -> `auto a`
+            m_declarationIsAuto = true;
+        }
         m_lvalues.insert(spellingOf(init));
         m_elementReferences.insert(nameAt);
         return true;
+    }
+
+    // A declarator after the first of its declaration (`b` in `float& a = x,
+    // &b = y;`, whose extent starts at its name): where its `&` is, or npos.
+    std::size_t laterDeclarator(unsigned begin) const {
+        std::size_t k = begin;
+        auto skipSpace = [&] {
+            while (k > 0 && std::isspace(static_cast<unsigned char>(m_text[k - 1]))) --k;
+        };
+        skipSpace();
+        if (k == 0 || m_text[k - 1] != '&') return std::string::npos;
+        const std::size_t amp = --k;
+        skipSpace();
+        return k > 0 && m_text[k - 1] == ',' ? amp : std::string::npos;
     }
 
     // An assignment into a __constant__ array: constant memory is read-only to kernels.
@@ -1105,7 +1204,20 @@ private:
         if (device && (clang_Cursor_getStorageClass(c) == CX_SC_Static))
             reject(line, "static variable " + name + " in device code is not supported: use a local variable, or a "
                          "__shared__ array for what the block shares");
-        if (device) elementReference(c);
+        if (device) {
+            // The first declarator of a declaration, or one after it (`, b`).
+            std::size_t k = beginOf(c);
+            while (k > 0 && (std::isspace(static_cast<unsigned char>(m_text[k - 1])) || m_text[k - 1] == '&' ||
+                             m_text[k - 1] == '*'))
+                --k;
+            const bool later = k > 0 && m_text[k - 1] == ',';
+            if (!elementReference(c)) {
+                if (later && m_declarationIsAuto)
+                    reject(line, "declare a reference to an array element in a declaration of its own, not beside "
+                                 "other names");
+                if (!later) m_declarationIsAuto = false;
+            }
+        }
         for (CXCursor child : children(c)) statement(child, scope);
     }
 
@@ -1171,8 +1283,8 @@ private:
         const std::string kernel = str(clang_getCursorSpelling(callee));
         if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr) globalQualifier(callee);
 
-        if (!m_kernels.count(kernel))
-            reject(line, "launch() may launch only a __global__ kernel defined above it in this file");
+        if (!m_kernels.count(kernel) && !m_declaredKernels.count(kernel))
+            reject(line, "launch() may launch only a __global__ kernel declared above it in this file");
         auto open = std::find_if(toks.begin(), toks.end(), [](const Token& t) { return t.spelling == "<<<"; });
         auto close = std::find_if(open, toks.end(), [](const Token& t) { return t.spelling == ">>>"; });
         if (open == toks.end() || close == toks.end()) reject(line, "a kernel launch without its closing >>>");
@@ -1244,10 +1356,12 @@ private:
     std::set<std::string> m_arrays, m_arrayParams, m_sharedNames, m_shared2D, m_constantNames, m_kernels;
     std::set<unsigned> m_subscripted;  // offsets of array names used as a[...]
     std::set<std::string> m_writableParams;  // the kernel's float* parameters
+    std::set<std::string> m_declaredKernels;  // kernels declared ahead of their definition
     std::set<unsigned> m_lvalues;            // where an element assigned to is spelled
     std::set<unsigned> m_readAsFloat;        // where static_cast<float>( was written
     std::set<unsigned> m_elementReferences;  // the names of float& bound to elements
-    std::set<unsigned> m_referenceDeclarations;
+    bool m_declarationIsAuto = false;  // the declaration under way is written as auto (references to elements)
+    std::vector<CXCursor> m_ancestors;                 // the cursors statement() is inside, innermost last
     bool m_sawLaunch = false;
     bool m_launchesKernel = false;
     unsigned m_launchLine = 1;
@@ -1303,6 +1417,19 @@ Result<Translation> translateHere(const std::string& path, const std::string& or
     if (parsed != CXError_Success || !tu) return fail(Diagnostic{path, 0, 0, "the C++ parser could not read the file"});
     std::unique_ptr<CXTranslationUnitImpl, void (*)(CXTranslationUnit)> tuGuard(tu, clang_disposeTranslationUnit);
     t_mainFile = clang_getFile(tu, path.c_str());
+
+    // An #include of a header a kernel file may not include is refused first:
+    // what the parser then says about the included file (its errors, its
+    // words) names no line of the student's and is none of the student's business.
+    for (CXCursor c : children(clang_getTranslationUnitCursor(tu))) {
+        if (clang_getCursorKind(c) != CXCursor_InclusionDirective) continue;
+        const Where at = expansion(clang_getCursorLocation(c));
+        const std::string name = str(clang_getCursorSpelling(c));
+        if (at.mainFile && !allowedHeader(name))
+            return fail(Diagnostic{path, at.line, 0,
+                                   "#include <" + name + ">: a kernel file may include only CUDA's and C's own "
+                                   "headers (cuda_runtime.h, stdio.h, math.h, ...)"});
+    }
 
     // The parser's own first error, at its line in the student's file.
     for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; ++i) {

@@ -1,6 +1,6 @@
 // expect-exit: 2
 // expect-output: unsupported_include_vector.cu:10:
-// expect-output: 'vector' file not found (a kernel file may include only CUDA's and C's own headers
+// expect-output: #include <vector>: a kernel file may include only CUDA's and C's own headers
 // expect-output-lines: 1
 //
 // unsupported_include_vector.cu -- the launch builds the grid size with a
