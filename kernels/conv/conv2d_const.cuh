@@ -1,9 +1,9 @@
 // conv2d_const: Figure 7.9 (4th edition) and §7.3 of the notes, the basic 2D
 // kernel with the filter in constant memory (F_c, constant_memory.cuh).
 //
-// Corrected from the book: inRow and inCol are not declared; the listing reads
-// F although the constant array is F_c; threads outside the image write past
-// the end of P.
+// Corrected from the book: inRow and inCol are not declared; threads outside
+// the image write past the end of P. The listing's F is the text's own name for
+// the constant array; F_c, the name used here, first appears in Figure 7.12.
 TS_KERNEL void conv2d_const(Global<const float> N, Global<float> P, int r, int width, int height)
 {
     int outCol = blockIdx.x * blockDim.x + threadIdx.x;
