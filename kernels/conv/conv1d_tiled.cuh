@@ -3,9 +3,9 @@
 // cells, blockDim.x internal cells and n right halo cells (n = Mask_Width/2).
 // Ghost cells are stored as 0, so the multiply-add loop needs no test.
 //
-// Corrected from the book: the listing never writes its result (P[i] = Pvalue
-// is missing); the internal cells are loaded without checking i < Width, and
-// every thread of the last block writes P[i] even past the end of the array.
+// Corrected from the book: the listing never writes its result (the text's
+// P[i] = Pvalue is missing after the loop; here P[i] is written if i < Width);
+// the internal cells are loaded unchecked, past the end of N in the last block.
 // Requires n <= blockDim.x: the halo is loaded by n threads of the block.
 TS_KERNEL void conv1d_tiled(Global<const float> N, Global<float> P, int Mask_Width, int Width)
 {
