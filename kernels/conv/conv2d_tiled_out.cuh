@@ -13,7 +13,7 @@
 // is r and ghost cells are stored as 0.
 TS_KERNEL void conv2d_tiled_out(Global<const float> N, Global<float> P, int r, int width, int height)
 {
-    const int OUT_TILE_DIM = blockDim.x;
+    const int OUT_TILE_DIM = blockDim.x;  // and the tile's height: the block is square (the launcher's edge x edge)
     const int IN_TILE_DIM = OUT_TILE_DIM + 2 * r;
     int col = blockIdx.x * OUT_TILE_DIM + threadIdx.x;
     int row = blockIdx.y * OUT_TILE_DIM + threadIdx.y;
