@@ -19,7 +19,7 @@ Window* g_pageWindow = nullptr;  // the browser build's one window, for the page
 
 #if defined(__EMSCRIPTEN__)
 // The page's side of the file picker, the downloads and the canvas size
-// (app/web/shell.html has the elements these use).
+// (app/web/index.html is the page these work on).
 EM_JS(void, pageChooseFiles, (const char* extensions), {
     const input = document.createElement('input');
     input.type = 'file';

@@ -25,8 +25,8 @@ void frame() {
     }
 }
 
-// How much of the page a status line takes before the app's first frame
-// replaces it (app/web/shell.html).
+// The page's status line, which the app's first frame replaces or a failure's
+// message fills (app/web/index.html).
 EM_JS(void, pageStarted, (), {
     if (typeof tilescopeStarted === 'function') tilescopeStarted();
 });

@@ -1,5 +1,5 @@
 // The benchmark behind `tilescope bench`: the plain kernels (cuda_plain.cu)
-// timed on the GPU the way METHOD.md-style measurement asks for:
+// timed on the GPU as docs/performance.md ("How it was measured") describes:
 //   - random input and mask (never zeros, which can run faster and hide
 //     unwritten outputs), made on the GPU from a hash of each element's index
 //     so that the host can recompute any input element for the check;
