@@ -46,18 +46,22 @@ struct dim3 {
 };
 
 // min and max as CUDA's device code has them, for any two numbers (an array
-// element is read once), returning a value of their common type.
+// element is read once), returning a value of their common type. Of
+// floating-point values they are fmin and fmax (CUDA's fminf, fmaxf): a NaN
+// gives way to the other operand.
 template <class A, class B>
 inline auto min(A a, B b) {
     using T = decltype(true ? +a : +b);
     const T x = a, y = b;
-    return y < x ? y : x;
+    if constexpr (std::is_floating_point_v<T>) return std::fmin(x, y);
+    else return y < x ? y : x;
 }
 template <class A, class B>
 inline auto max(A a, B b) {
     using T = decltype(true ? +a : +b);
     const T x = a, y = b;
-    return x < y ? y : x;
+    if constexpr (std::is_floating_point_v<T>) return std::fmax(x, y);
+    else return x < y ? y : x;
 }
 
 // CUDA's math functions as its headers declare them: a float argument picks

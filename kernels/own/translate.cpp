@@ -221,6 +221,13 @@ constexpr const char* kHostCalls[] = {
     "abs", "pow", "powf", "log", "logf", "fmin", "fmax", "fminf", "fmaxf", "trunc", "truncf",
 };
 
+// CUDA's global functions whose float overloads the CPU executor's prelude
+// declares in its own namespace (own_cpu_prelude.hpp).
+constexpr const char* kScopedOverloads[] = {
+    "min", "max", "abs", "ceil", "floor", "sqrt", "fabs", "fmin", "fmax", "exp", "log", "pow", "round", "sin", "cos",
+    "trunc",
+};
+
 template <std::size_t K>
 bool listed(const std::string& name, const char* const (&list)[K]) {
     for (const char* n : list)
@@ -377,6 +384,7 @@ public:
     std::string rewritten(bool hostCode) const {
         std::vector<Edit> edits = m_edits;
         if (!hostCode) edits.insert(edits.end(), m_hostOnly.begin(), m_hostOnly.end());
+        if (hostCode) edits.insert(edits.end(), m_cpuOnly.begin(), m_cpuOnly.end());
         return apply(edits);
     }
     std::string plainDevice() const { return apply(m_plainDevice); }
@@ -448,12 +456,6 @@ private:
         }
         clang_disposeTokens(m_tu, toks, n);
         return out;
-    }
-
-    // The offset just past the `;` that ends the declaration at `from`.
-    unsigned semicolonAfter(unsigned from) const {
-        const std::size_t at = m_text.find(';', from);
-        return at == std::string::npos ? from : static_cast<unsigned>(at);
     }
 
     // The whole line(s) from `begin` to `end`, for blanking.
@@ -749,18 +751,15 @@ private:
         out.kernels.push_back(k);
         KernelDeclaration& declared = out.kernels.back();
         m_arrayParams = {};
-        m_writableParams = {};
-        for (const KernelParameter& p : declared.parameters) {
+        for (const KernelParameter& p : declared.parameters)
             if (p.array) m_arrayParams.insert(p.name);
-            if (p.array && p.writable) m_writableParams.insert(p.name);
-        }
         m_kernels.insert(name);
         Scope scope{Context::Kernel, &declared};
         statement(body, scope);
         // Dynamic arrays start after the static ones.
         for (SharedDeclaration& s : declared.shared)
             if (s.dynamic) s.offset = declared.staticSharedFloats;
-        for (const auto& [offset, s] : m_sharedEdits) {
+        for (const auto& [offset, s, later] : m_sharedEdits) {
             const SharedDeclaration& d = declared.shared[s];
             const int at = d.dynamic ? declared.staticSharedFloats : d.offset;
             std::string text;
@@ -773,7 +772,7 @@ private:
                 text = "SharedArray2D<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
                        std::to_string(d.rows * d.cols) + "), " + std::to_string(d.rows) + ", " +
                        std::to_string(d.cols) + ")";
-            edit(offset.first, offset.second, text);
+            edit(offset.first, offset.second, (later ? "; " : "") + text);
         }
         m_sharedEdits.clear();
     }
@@ -864,8 +863,16 @@ private:
         const std::vector<Token> t = tokens(c);
         if (t.size() < 2 || t[0].spelling != "::" || t[1].spelling != str(clang_getCursorSpelling(c))) return;
         const CXCursor target = clang_getCursorReferenced(c);
-        if (clang_Cursor_isNull(target) || !expansion(clang_getCursorLocation(target)).mainFile) return;
-        edit(t[0].begin, t[0].end, "::tilescope::own_user::");
+        if (clang_Cursor_isNull(target)) return;
+        if (expansion(clang_getCursorLocation(target)).mainFile) {
+            edit(t[0].begin, t[0].end, "::tilescope::own_user::");
+            return;
+        }
+        // `::min(x, 0.5f)`, `::floor(x)`: CUDA's overloads are global. On the
+        // CPU executor they live in that namespace (own_cpu_prelude.hpp); on a
+        // GPU they are CUDA's own.
+        if (listed(t[1].spelling, kScopedOverloads))
+            m_cpuOnly.push_back(Edit{t[0].begin, t[0].end, "::tilescope::own_user::", false, m_editCount++});
     }
 
     // A name used on its own: the arrays may only be indexed.
@@ -873,8 +880,11 @@ private:
         const std::string name = str(clang_getCursorSpelling(c));
         const CXCursor target = clang_getCursorReferenced(c);
         const CXCursorKind tk = clang_getCursorKind(target);
+        const unsigned at = expansion(clang_getCursorLocation(target)).offset;
         const bool array = (tk == CXCursor_ParmDecl && isFloatPointer(clang_getCursorType(target))) ||
-                           m_sharedNames.count(name) || m_constantNames.count(name);
+                           m_sharedDeclarations.count(at) ||
+                           (tk == CXCursor_VarDecl && m_constantNames.count(name) &&
+                            clang_getCursorKind(clang_getCursorSemanticParent(target)) == CXCursor_TranslationUnit);
         if (array && !m_subscripted.count(beginOf(c)))
             reject(lineOf(c), name + " is used here other than as " + name + "[...] (pointer arithmetic, &, sizeof, "
                               "or passed on): TileScope follows arrays through their [] alone, so index it directly");
@@ -899,7 +909,7 @@ private:
             written(kids[0]);  // loaded, then stored
             // `++s[t]` gives the element; where its value is used, as a float.
             if (element && (first == "++" || first == "--") && valueUsed() &&
-                (m_writableParams.count(rootArray(operand)) || m_sharedNames.count(rootArray(operand))) &&
+                writableElement(operand) &&
                 spellingOf(c) == beginOf(c)) {
                 edit(beginOf(c), beginOf(c), "static_cast<float>(");
                 close(endOf(c), ")");
@@ -935,8 +945,7 @@ private:
         if (!kids.empty()) written(kids[0]);
         if (kids.empty() || !valueUsed()) return;
         const CXCursor lhs = unwrap(kids[0]);
-        const std::string array = clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr ? rootArray(lhs) : "";
-        if (!m_writableParams.count(array) && !m_sharedNames.count(array)) return;
+        if (clang_getCursorKind(lhs) != CXCursor_ArraySubscriptExpr || !writableElement(lhs)) return;
         const unsigned begin = spellingOf(c);
         if (begin == UINT_MAX || begin != beginOf(c)) return;  // inside a macro: left as it is
         edit(begin, begin, "static_cast<float>(");
@@ -979,6 +988,33 @@ private:
         return offset;
     }
 
+    // The name the element or row is indexed through (s for s[i][j]), as written.
+    static CXCursor rootReference(CXCursor c) {
+        while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
+            const std::vector<CXCursor> kids = children(c);
+            if (kids.empty()) return clang_getNullCursor();
+            c = unwrap(kids[0]);
+        }
+        return clang_getCursorKind(c) == CXCursor_DeclRefExpr ? c : clang_getNullCursor();
+    }
+    // Where a declaration's name is: what tells two declarations of one name apart.
+    static unsigned declarationAt(CXCursor reference) {
+        const CXCursor target = clang_getCursorReferenced(reference);
+        return clang_Cursor_isNull(target) ? UINT_MAX : expansion(clang_getCursorLocation(target)).offset;
+    }
+    // An element of an array the kernel writes (P, a __shared__ array): an
+    // ElementRef in the traced language. Found by the declaration the name
+    // refers to, not by the name, which another kernel or a helper may reuse.
+    bool writableElement(CXCursor element) const {
+        const CXCursor ref = rootReference(element);
+        if (clang_Cursor_isNull(ref)) return false;
+        const CXCursor target = clang_getCursorReferenced(ref);
+        if (clang_getCursorKind(target) == CXCursor_ParmDecl)
+            return isFloatPointer(clang_getCursorType(target)) &&
+                   !clang_isConstQualifiedType(clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(target))));
+        return m_sharedDeclarations.count(declarationAt(ref)) > 0;
+    }
+
     // The name of the array an element or row belongs to (s for s[i][j]).
     static std::string rootArray(CXCursor c) {
         while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
@@ -1014,8 +1050,8 @@ private:
 
     void elementRead(CXCursor c) {
         if (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Float) return;  // a row, not an element
+        if (!writableElement(c)) return;  // reads of N and of the mask give floats already
         const std::string array = rootArray(c);
-        if (!m_writableParams.count(array) && !m_sharedNames.count(array)) return;  // reads give floats already
         const unsigned at = spellingOf(c);
         if (m_lvalues.count(at)) return;
         int brackets = 0;
@@ -1078,8 +1114,7 @@ private:
             if (found) init = unwrap(inner[0]);
         }
         const unsigned begin = beginOf(c);
-        const bool element = found && clang_getCursorKind(init) == CXCursor_ArraySubscriptExpr &&
-                             (m_writableParams.count(rootArray(init)) || m_sharedNames.count(rootArray(init)));
+        const bool element = found && clang_getCursorKind(init) == CXCursor_ArraySubscriptExpr && writableElement(init);
         if (!element) return false;
         const unsigned nameAt = expansion(clang_getCursorLocation(c)).offset;
         const std::size_t amp = laterDeclarator(begin);
@@ -1189,13 +1224,17 @@ private:
                                  ": shared arrays here are float arrays of one or two dimensions whose sizes are "
                                  "known at compile time (#define them), or extern __shared__ float " + name + "[]");
             }
-            const unsigned begin = beginOf(c);
+            unsigned begin = beginOf(c);
             const unsigned end = endOf(c);
-            if (m_text.compare(end, 1, ",") == 0 || m_text.find(',', end) < semicolonAfter(end))
-                reject(line, "declare one __shared__ array per declaration");
-            m_sharedEdits.emplace_back(std::make_pair(begin, end), k.shared.size());
+            // `__shared__ float a[32], b[4][8];`: b's declaration starts at its
+            // name, after the comma, which becomes the end of a's statement.
+            std::size_t k0 = begin;
+            while (k0 > 0 && std::isspace(static_cast<unsigned char>(m_text[k0 - 1]))) --k0;
+            const bool later = k0 > 0 && m_text[k0 - 1] == ',';
+            if (later) begin = static_cast<unsigned>(k0 - 1);
+            m_sharedEdits.push_back({{begin, end}, k.shared.size(), later});
             k.shared.push_back(d);
-            m_sharedNames.insert(name);
+            m_sharedDeclarations.insert(expansion(clang_getCursorLocation(c)).offset);
             return;
         }
         if (device && clang_getCanonicalType(type).kind == CXType_Pointer)
@@ -1350,12 +1389,18 @@ private:
     std::vector<Edit> m_edits;
     unsigned m_editCount = 0;
     std::vector<Edit> m_hostOnly;     // blanked in the device sources
+    std::vector<Edit> m_cpuOnly;      // the CPU executor's source alone
     std::vector<Edit> m_plainDevice;  // the edits of the plain device source
     std::vector<Launch> m_launches;
-    std::vector<std::pair<std::pair<unsigned, unsigned>, std::size_t>> m_sharedEdits;
-    std::set<std::string> m_arrays, m_arrayParams, m_sharedNames, m_shared2D, m_constantNames, m_kernels;
+    struct SharedEdit {
+        std::pair<unsigned, unsigned> span;
+        std::size_t declaration;
+        bool later;  // a declarator after the first: its span starts at the comma
+    };
+    std::vector<SharedEdit> m_sharedEdits;
+    std::set<std::string> m_arrays, m_arrayParams, m_shared2D, m_constantNames, m_kernels;
     std::set<unsigned> m_subscripted;  // offsets of array names used as a[...]
-    std::set<std::string> m_writableParams;  // the kernel's float* parameters
+    std::set<unsigned> m_sharedDeclarations;  // where each __shared__ array's name is declared
     std::set<std::string> m_declaredKernels;  // kernels declared ahead of their definition
     std::set<unsigned> m_lvalues;            // where an element assigned to is spelled
     std::set<unsigned> m_readAsFloat;        // where static_cast<float>( was written
