@@ -3,17 +3,23 @@
 // __syncthreads() can suspend a thread mid-kernel and resume it later: a real
 // barrier, not a simulation of one.
 //
-// Three implementations behind one small class (fiber.cpp), chosen when the
-// build is configured (the CMake option TILESCOPE_FIBERS, whose status line
+// Four implementations behind one small class, each in a file of its own
+// (fiber_switch.hpp lists them), of which CMake compiles the one chosen when
+// the build is configured (the option TILESCOPE_FIBERS, whose status line
 // names the one in use):
 //   - our own switch, the default on x86-64 and AArch64 Linux: a few lines of
 //     assembly that save the callee-saved registers of one stack and restore
-//     another's, about as cheap as a function call, with no library needed;
-//   - Boost.Context, where its compiled library is installed (as fast);
+//     another's, about as cheap as a function call, with no library needed
+//     (fiber_switch_own.cpp, and the assembly in fiber_switch_own_x86_64.cpp
+//     or fiber_switch_own_aarch64.cpp);
+//   - Boost.Context, where its compiled library is installed (as fast)
+//     (fiber_switch_boost.cpp);
 //   - POSIX ucontext, in every glibc, for other systems: each switch costs a
-//     system call (the signal mask).
+//     system call (the signal mask) (fiber_switch_ucontext.cpp);
+//   - Emscripten's fibers, in the browser build (fiber_switch_emscripten.cpp).
 // A build with AddressSanitizer always takes ucontext, whose switches it
-// announces to ASan (fiber.cpp says why).
+// announces to ASan (fiber_switch_ucontext.cpp says why). The stack pool
+// that they all draw on is in fiber.cpp.
 //
 // A fiber's entry must not throw: an exception that leaves it ends the
 // program, as at the top of a thread (the executor's entry catches a
