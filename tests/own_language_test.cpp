@@ -320,6 +320,17 @@ TEST(OwnLanguage, LaunchesAsCoursesWriteThem) {
     }
 }
 
+// Launch arguments become the parameters' types as C++ converts them: 3 passed
+// to a bool is true (1), 2.7 passed to an int is 2, a double to a float rounds.
+TEST(OwnLanguage, ArgumentsConvertToTheParametersTypes) {
+    const Outcome o = run(file("__global__ void k(const float* N, float* P, int width, bool flag, int whole, float f) {\n"
+                               "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i < width) P[i] = N[i] * (flag % 3) + whole + f;\n"
+                               "}\n",
+                               "    k<<<(width + 31) / 32, 32>>>(N, P, width, 3, 2.7, 0.1);\n"));
+    expectOutputs(o, [](int i) { return input(i) * 1 + 2 + 0.1f; });
+}
+
 // `cudaMemcpyToSymbol(::M, M, ...)`: the book's constant array M beside launch()'s parameter M.
 TEST(OwnLanguage, ConstantArrayNamedMQualifiedWithColons) {
     const Outcome o = run("#define MAX_MASK_WIDTH 15\n"

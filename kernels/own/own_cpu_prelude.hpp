@@ -164,9 +164,15 @@ Param convertArg(const Arg& arg, own::LaunchArg& raw, const char* kernel, int po
         return ArgOf<Param>::convert(slot, kernel, position, line);
     } else {
         static_assert(std::is_arithmetic_v<Arg> || std::is_enum_v<Arg>, "a kernel argument must be a number or an array");
+        // The value the parameter receives, converted as C++ converts it (3
+        // passed to a bool is true, 1; 2.7 passed to an int is 2): the GPU
+        // runtime copies these bytes into the parameter as they are.
         if constexpr (std::is_floating_point_v<Param>) {
             raw.kind = own::LaunchArg::Float;
-            raw.real = static_cast<double>(arg);
+            raw.real = static_cast<double>(static_cast<Param>(arg));
+        } else if constexpr (std::is_arithmetic_v<Param>) {
+            raw.kind = own::LaunchArg::Int;
+            raw.integer = static_cast<long long>(static_cast<Param>(arg));
         } else {
             raw.kind = own::LaunchArg::Int;
             raw.integer = static_cast<long long>(arg);

@@ -880,9 +880,8 @@ private:
         const std::string name = str(clang_getCursorSpelling(c));
         const CXCursor target = clang_getCursorReferenced(c);
         const CXCursorKind tk = clang_getCursorKind(target);
-        const unsigned at = expansion(clang_getCursorLocation(target)).offset;
         const bool array = (tk == CXCursor_ParmDecl && isFloatPointer(clang_getCursorType(target))) ||
-                           m_sharedDeclarations.count(at) ||
+                           m_sharedDeclarations.count(declarationAt(c)) ||
                            (tk == CXCursor_VarDecl && m_constantNames.count(name) &&
                             clang_getCursorKind(clang_getCursorSemanticParent(target)) == CXCursor_TranslationUnit);
         if (array && !m_subscripted.count(beginOf(c)))
@@ -1000,7 +999,9 @@ private:
     // Where a declaration's name is: what tells two declarations of one name apart.
     static unsigned declarationAt(CXCursor reference) {
         const CXCursor target = clang_getCursorReferenced(reference);
-        return clang_Cursor_isNull(target) ? UINT_MAX : expansion(clang_getCursorLocation(target)).offset;
+        if (clang_Cursor_isNull(target)) return UINT_MAX;
+        const Where at = expansion(clang_getCursorLocation(target));
+        return at.mainFile ? at.offset : UINT_MAX;  // the prelude's names are none of the file's arrays
     }
     // An element of an array the kernel writes (P, a __shared__ array): an
     // ElementRef in the traced language. Found by the declaration the name
