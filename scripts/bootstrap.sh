@@ -17,7 +17,7 @@
 # (tests/web/page_test.py).
 #
 # Environment: BUILD_DIR (default build), TILESCOPE_CUDA (AUTO, ON, OFF),
-# JOBS (default: the number of cores), FUZZ_SECONDS (per target, default 45;
+# JOBS (default: the number of cores), FUZZ_SECONDS (per target, default 30;
 # 0 skips the fuzzers).
 set -euo pipefail
 
@@ -158,7 +158,7 @@ cmake --build "$asan" -j "$jobs"
 )
 
 # --- Fuzzing the file readers and the kernel-file translator -----------------
-fuzz_seconds="${FUZZ_SECONDS:-45}"
+fuzz_seconds="${FUZZ_SECONDS:-30}"
 clangxx="$(command -v clang++-14 || command -v clang++ || true)"
 if [ "$fuzz_seconds" -eq 0 ]; then
   echo "Fuzzers skipped (FUZZ_SECONDS=0)"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Students' kernel files on the GPU machine: build without the app, run the
 # own-kernel tests with the GPU live, then every kernel file of the project
-# (tests/own/good, broken, corpus and the differential test's regressions)
-# through `check --backend cuda` against the verdict its header expects, and
-# the differential test: generated kernels compiled as written by nvcc
-# (-fmad=false) against TileScope's CPU executor and against TileScope's own
+# (tests/own/good, broken and corpus) through `check --backend cuda` against
+# the verdict its header expects, the differential test's regressions, and
+# generated kernels compiled as written by nvcc (-fmad=false) against
+# TileScope's CPU executor, and (nvcc's defaults) against TileScope's own
 # NVRTC path. Results go to $OUT (or ./gpu-out).
 #
 #   scripts/gpu-own.sh [GENERATED_COUNT]     (0: the tests and files only)
@@ -24,7 +24,6 @@ build="$root/build-gpu"
 jobs="$(nproc)"
 tilescope="$build/app/tilescope"
 
-if [ "$only_difftest" = 0 ]; then
 nvidia-smi -L | tee "$out/gpu.txt"
 lib="$(ls /usr/lib/x86_64-linux-gnu/libclang-*.so* /usr/lib/llvm-*/lib/libclang*.so* 2>/dev/null | head -1)"
 echo "libclang: ${lib:-none}" | tee -a "$out/gpu.txt"
@@ -34,6 +33,7 @@ cmake -S "$root" -B "$build" -DTILESCOPE_APP=OFF -DTILESCOPE_BENCH=OFF -DCMAKE_B
 grep -E "TileScope:" "$out/configure.log"
 cmake --build "$build" -j "$jobs" > "$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
 
+if [ "$only_difftest" = 0 ]; then
 # The own-kernel tests (label own), GPU tests live.
 (cd "$build" && ctest -L own -j "$jobs" --output-on-failure 2>&1 | tee "$out/ctest-own.log" | tail -15)
 (cd "$build" && ctest -R "OwnLanguage|OwnKernelGpu|OwnPrintfGpu" -V 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED) " | tee "$out/ctest-own-gpu.log")
@@ -43,7 +43,7 @@ python3 - "$tilescope" "$root" > "$out/files-cuda.log" 2>&1 <<'EOF'
 import glob, os, re, shlex, subprocess, sys
 tilescope, root = sys.argv[1], sys.argv[2]
 files = sorted(glob.glob(f"{root}/tests/own/good/*.cu") + glob.glob(f"{root}/tests/own/broken/*.cu") +
-               glob.glob(f"{root}/tests/own/corpus/*.cu") + glob.glob(f"{root}/tests/own/difftest/regressions/*.cu"))
+               glob.glob(f"{root}/tests/own/corpus/*.cu"))
 def one(f):
     text = open(f, errors="replace").read()
     head = text[:3000]

@@ -1070,7 +1070,11 @@ private:
     // parent expression reaches beyond the use), the use is read as a float.
     void macroElementRead(CXCursor c) {
         const unsigned begin = beginOf(c), end = endOf(c);
-        if (begin >= end || m_readAsFloat.count(begin)) return;
+        if (begin >= end) {
+            nestedMacroElementRead(c, begin);
+            return;
+        }
+        if (m_readAsFloat.count(begin)) return;
         for (std::size_t i = m_ancestors.size() - 1; i-- > 0;) {
             const CXCursor a = m_ancestors[i];
             const CXCursorKind k = clang_getCursorKind(a);
@@ -1083,6 +1087,29 @@ private:
         m_readAsFloat.insert(begin);
         edit(begin, begin, "static_cast<float>(");
         close(end, ")");
+    }
+
+    // The same, with the macro's use inside another macro's arguments
+    // (`ID(SH(t))`), where the parser gives the element no extent of its own:
+    // the inner use, `SH(t)`, is found where the file spells it.
+    void nestedMacroElementRead(CXCursor c, unsigned outer) {
+        CXFile file = nullptr;
+        unsigned line, column, at;
+        clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(c)), &file, &line, &column, &at);
+        if (!file || !clang_File_isEqual(file, t_mainFile) || at <= outer || m_readAsFloat.count(at)) return;
+        std::size_t end = at;
+        while (end < m_text.size() && (std::isalnum(static_cast<unsigned char>(m_text[end])) || m_text[end] == '_'))
+            ++end;
+        if (end == at || end >= m_text.size() || m_text[end] != '(') return;  // not a macro's use
+        int depth = 0;
+        for (; end < m_text.size(); ++end) {
+            depth += m_text[end] == '(' ? 1 : m_text[end] == ')' ? -1 : 0;
+            if (depth == 0) break;
+        }
+        if (end >= m_text.size()) return;
+        m_readAsFloat.insert(at);
+        edit(at, at, "static_cast<float>(");
+        close(static_cast<unsigned>(end + 1), ")");
     }
 
     // A `float&` bound to an element is that element: reading it loads it.
