@@ -1145,8 +1145,8 @@ private:
         const bool element = found && clang_getCursorKind(init) == CXCursor_ArraySubscriptExpr && writableElement(init);
         if (!element) return false;
         const unsigned nameAt = expansion(clang_getCursorLocation(c)).offset;
-        const std::size_t amp = laterDeclarator(begin);
-        if (amp != std::string::npos) {
+        std::size_t amp;
+        if (declaratorComma(begin, &amp) != std::string::npos && amp != std::string::npos) {
             // `, &b = s[j]` after `const float& a = s[i]`: the same auto, without its &.
             if (!m_declarationIsAuto)
                 reject(lineOf(c), "declare a reference to an array element in a declaration of its own, not beside "
@@ -1165,17 +1165,18 @@ private:
     }
 
     // A declarator after the first of its declaration (`b` in `float& a = x,
-    // &b = y;`, whose extent starts at its name): where its `&` is, or npos.
-    std::size_t laterDeclarator(unsigned begin) const {
+    // &b = y;` or `__shared__ float a[32], b[8];`), whose extent starts at its
+    // name: where the comma before it is, or npos. `amp`, when given, is set
+    // to where its `&` is (npos without one).
+    std::size_t declaratorComma(unsigned begin, std::size_t* amp = nullptr) const {
         std::size_t k = begin;
-        auto skipSpace = [&] {
-            while (k > 0 && std::isspace(static_cast<unsigned char>(m_text[k - 1]))) --k;
-        };
-        skipSpace();
-        if (k == 0 || m_text[k - 1] != '&') return std::string::npos;
-        const std::size_t amp = --k;
-        skipSpace();
-        return k > 0 && m_text[k - 1] == ',' ? amp : std::string::npos;
+        if (amp) *amp = std::string::npos;
+        while (k > 0 && (std::isspace(static_cast<unsigned char>(m_text[k - 1])) || m_text[k - 1] == '&' ||
+                         m_text[k - 1] == '*')) {
+            if (amp && m_text[k - 1] == '&') *amp = k - 1;
+            --k;
+        }
+        return k > 0 && m_text[k - 1] == ',' ? k - 1 : std::string::npos;
     }
 
     // An assignment into a __constant__ array: constant memory is read-only to kernels.
@@ -1256,10 +1257,9 @@ private:
             const unsigned end = endOf(c);
             // `__shared__ float a[32], b[4][8];`: b's declaration starts at its
             // name, after the comma, which becomes the end of a's statement.
-            std::size_t k0 = begin;
-            while (k0 > 0 && std::isspace(static_cast<unsigned char>(m_text[k0 - 1]))) --k0;
-            const bool later = k0 > 0 && m_text[k0 - 1] == ',';
-            if (later) begin = static_cast<unsigned>(k0 - 1);
+            const std::size_t comma = declaratorComma(begin);
+            const bool later = comma != std::string::npos;
+            if (later) begin = static_cast<unsigned>(comma);
             m_sharedEdits.push_back({{begin, end}, k.shared.size(), later});
             k.shared.push_back(d);
             m_sharedDeclarations.insert(expansion(clang_getCursorLocation(c)).offset);
@@ -1273,11 +1273,7 @@ private:
                          "__shared__ array for what the block shares");
         if (device) {
             // The first declarator of a declaration, or one after it (`, b`).
-            std::size_t k = beginOf(c);
-            while (k > 0 && (std::isspace(static_cast<unsigned char>(m_text[k - 1])) || m_text[k - 1] == '&' ||
-                             m_text[k - 1] == '*'))
-                --k;
-            const bool later = k > 0 && m_text[k - 1] == ',';
+            const bool later = declaratorComma(beginOf(c)) != std::string::npos;
             if (!elementReference(c)) {
                 if (later && m_declarationIsAuto)
                     reject(line, "declare a reference to an array element in a declaration of its own, not beside "
