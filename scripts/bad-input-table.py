@@ -40,7 +40,7 @@ The file readers also face inputs nobody wrote by hand: `tests/fuzz/` holds a
 libFuzzer target for each (built with Clang, `-DTILESCOPE_FUZZ=ON`, with
 AddressSanitizer and UndefinedBehaviorSanitizer), a committed seed corpus for
 each in `tests/fuzz/corpus/`, and `scripts/bootstrap.sh test` runs every target
-for 45 s in CI. Besides "no crash, no sanitizer report", each target checks the
+for 30 s in CI. Besides "no crash, no sanitizer report", each target checks the
 readers' promises: a refusal is one line with exit code 2 that names the file;
 an accepted array has the shape its data has, within the limits, with finite
 values (pictures in [0, 1]); a `.npy` read, written and read again comes back
@@ -58,7 +58,8 @@ Huffman table).
 
 `fuzz_kernel` fuzzes the translator of a student's kernel file
 (`own::translate`, libclang; docs/own-kernel.md), seeded with the kernel files
-of `tests/own/` and `assets/exercises/` and a dictionary of CUDA words. A
+of `tests/own/good`, `tests/own/broken` and `assets/exercises/` where they are
+(no copies) and a dictionary of CUDA words. A
 refusal must be one line with exit code 2 that names the file and a line
 within it (no line only for a file without a kernel or a launch(), or for an
 error in another file it includes) and shows none of TileScope's internal

@@ -177,11 +177,13 @@ else
   # target's run with a non-zero status and the input saved as crash-*,
   # timeout-* or oom-* beside its log.
   fuzz_one() {
-    local name="$1" out="$runs/$1" dict=()
+    local name="$1" out="$runs/$1" dict=() seeds=("$root/tests/fuzz/corpus/$1")
     mkdir -p "$out/corpus"
     [ -f "$root/tests/fuzz/$name.dict" ] && dict=("-dict=$root/tests/fuzz/$name.dict")
+    # The translator's seeds are the project's own kernel files, where they are.
+    [ "$name" = kernel ] && seeds=("$root/tests/own/good" "$root/tests/own/broken" "$root/assets/exercises")
     local status=0
-    "$fuzz/tests/fuzz/fuzz_$name" "$out/corpus" "$root/tests/fuzz/corpus/$name" "${dict[@]}" \
+    "$fuzz/tests/fuzz/fuzz_$name" "$out/corpus" "${seeds[@]}" "${dict[@]}" \
       -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=3072 -print_final_stats=1 \
       -artifact_prefix="$out/" >"$out/log" 2>&1 || status=$?
     echo "$status" >"$out/status"

@@ -2,8 +2,9 @@
 """Writes the seed corpora of the fuzz targets (corpus/<target>/), small files
 made from first principles with the standard library only: .npy headers as
 NumPy writes them, PNG through zlib, BMP and a baseline JPEG byte by byte.
-The kernel files of fuzz_kernel are copies of the project's own: the correct
-and the broken kernels of tests/own/ and the exercises' starting files.
+fuzz_kernel has no corpus here: its seeds are the project's own kernel files
+(tests/own/good, tests/own/broken, assets/exercises), which
+scripts/bootstrap.sh gives it where they are.
 The seeds are committed; rerun this only to change them.
 
 fuzz_mask and fuzz_input read a first byte that picks the file's extension
@@ -157,18 +158,8 @@ def mask_seeds():
     write("mask", "npy", mask(".npy", MASK_NPY))
 
 
-# [SECTION] Kernel files, as they are: each is named <folder>_<file>.cu
-def kernel_seeds():
-    for folder in ("tests/own/good", "tests/own/broken", "assets/exercises"):
-        for path in sorted(glob.glob(os.path.join(ROOT, folder, "*.cu"))):
-            with open(path, "rb") as f:
-                data = f.read()
-            write("kernel", os.path.basename(folder) + "_" + os.path.basename(path), data)
-
-
 if __name__ == "__main__":
     npy_seeds()
     pnm_seeds()
     input_seeds()
     mask_seeds()
-    kernel_seeds()
