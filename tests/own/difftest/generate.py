@@ -1153,27 +1153,14 @@ class Generator:
         return self.scope_call(X(text, h["ret"], mag=h["mag"], tags=tags))
 
     def float_macro_call(self, ctx, depth):
-        m = self.pick(self.fmacros)
-        args = [self._gen_float(ctx, depth) for _ in range(m["arity"])]
-        if any(a is None for a in args):
-            return None
-        e = m["expand"](self, args)
-        if e is None:
-            return None
-        e.text = "%s(%s)" % (m["name"], ", ".join(a.text for a in args))
-        e.tags |= {"macro-expr"}
-        self.use("macro-expr")
-        if any("ternary-elem" in a.tags for a in args):
-            if not self.allowed("macro-ternary-elem"):
-                return None
-            self.use("macro-ternary-elem")
-            e.tags.add("macro-ternary-elem")
-        self.macros_used.add(m["name"])
-        return e
+        return self._macro_call(self.fmacros, self._gen_float, ctx, depth)
 
     def int_macro_call(self, ctx, depth):
-        m = self.pick(self.imacros)
-        args = [self._gen_int(ctx, depth) for _ in range(m["arity"])]
+        return self._macro_call(self.imacros, self._gen_int, ctx, depth)
+
+    def _macro_call(self, macros, gen, ctx, depth):
+        m = self.pick(macros)
+        args = [gen(ctx, depth) for _ in range(m["arity"])]
         if any(a is None for a in args):
             return None
         e = m["expand"](self, args)
