@@ -42,13 +42,14 @@ text() {
     echo "$status" >"$out/$name.status"
 }
 
-panels=(setup result device help grid threads shared output source counts hardware problems editor charts)
+# Every panel that can fill the window (help is an overlay: it is in "all").
+panels=(setup result device grid threads shared output source counts hardware problems editor charts)
 state=(--kernel conv2d_tiled_in --builtin photo --input-size 32x32 --select 5,6 --step 40)
 for size in 1600x900 1920x1080; do
     shot "default-$size" --size "$size" "${state[@]}"
     shot "all-$size" --size "$size" --panels all "${state[@]}"
     for panel in "${panels[@]}"; do
-        shot "focus-$panel-$size" --size "$size" --panels all --focus "$panel" "${state[@]}"
+        shot "focus-$panel-$size" --size "$size" --panels "$panel" --focus "$panel" "${state[@]}"
     done
     shot "problems-dropped-barrier-$size" --size "$size" --kernel conv2d_tiled_in --builtin photo \
         --input-size 32x32 --block 16 --preset fig-7.4 --drop-barrier 23 --problem 0
