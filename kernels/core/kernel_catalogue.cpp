@@ -36,7 +36,7 @@ const KernelInfo& kernelInfo(KernelId id) {
     return kKernelTable[static_cast<int>(id)];
 }
 
-const KernelInfo& kernelOf(const LaunchPlan& plan) { return plan.entry ? *plan.entry : kernelOf(plan); }
+const KernelInfo& kernelOf(const LaunchPlan& plan) { return plan.entry ? *plan.entry : kernelInfo(plan.kernel); }
 
 const KernelInfo& correctedKernel(const KernelInfo& kernel) {
     switch (kernel.id) {
