@@ -17,8 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
+#include "core/planner.hpp"
 #include "reference/reference.hpp"
 #include "test_support.hpp"
 #include "trace/problems.hpp"
@@ -88,7 +89,7 @@ std::string describe(const Counts& c) {
 
 // The line of the kernel's source that holds `text` (exactly one line does).
 unsigned lineOf(std::string_view kernel, std::string_view text) {
-    const std::string_view source = kernelSource(findKernel(kernel)->id);
+    const std::string_view source = kernelSource(*findKernel(kernel));
     const int lines = static_cast<int>(std::count(source.begin(), source.end(), '\n')) + 1;
     unsigned found = 0, matches = 0;
     for (int line = 1; line <= lines; ++line) {
@@ -143,7 +144,7 @@ TEST(AsPrinted, EveryListingIsCataloguedAfterTheCorrectedKernels) {
         EXPECT_TRUE(k.name.ends_with("_as_printed")) << k.name;
         EXPECT_TRUE(k.sourceFile.starts_with("conv/as_printed/")) << k.name;
         EXPECT_FALSE(k.defect.empty()) << k.name;
-        EXPECT_FALSE(kernelSource(k.id).empty()) << k.name << ": its source is not embedded";
+        EXPECT_FALSE(kernelSource(k).empty()) << k.name << ": its source is not embedded";
         const KernelInfo& c = correctedKernel(k);
         EXPECT_FALSE(c.asPrinted) << k.name;
         EXPECT_EQ(c.dims, k.dims) << k.name;

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "io/files.hpp"
 #include "test_support.hpp"

@@ -3,7 +3,7 @@
 // with the reference. Skipped on a machine without a GPU.
 #include <gtest/gtest.h>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "test_support.hpp"
 

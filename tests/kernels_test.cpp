@@ -1,6 +1,6 @@
 // Every kernel, on every backend this machine has, against the
 // double-precision reference; and the book's own worked numbers.
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 
 #include <gtest/gtest.h>
 
@@ -308,7 +308,7 @@ TEST(Plan, Conv2dFastTakesItsBlockPerRadiusUnlessOneIsAsked) {
         // Staged: two tiles of 4 * edge + 8 columns (whole float4s of halo) by a band's 2 * edge rows and 2r more.
         const std::size_t tiles = staged ? 2u * (4 * edge + 8) * (2 * edge + 2 * r) * sizeof(float) : 0u;
         EXPECT_EQ(plan->sharedBytes, tiles) << "mask " << mask;
-        const FastStaging f = fastStaging(*plan);
+        const PatchStaging f = patchStaging(fast, *plan);
         EXPECT_EQ(f.bands, staged ? 2 : 0);
         if (staged) {
             EXPECT_EQ(f.tileWidth, 4 * edge + 8);

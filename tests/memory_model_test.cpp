@@ -295,7 +295,7 @@ TEST(WarpRequests, StagedCopiesAreOneRequestOf16BytesPerLane) {
     ASSERT_EQ(t.plan.block.y, 8u);
     std::vector<std::uint16_t> copyLines;  // the main loop's copyAsync4, then the halo loop's
     {
-        const std::string_view text = kernelSource(KernelId::Conv2dFast);
+        const std::string_view text = kernelSource(kernelInfo(KernelId::Conv2dFast));
         std::uint16_t line = 1;
         for (std::size_t b = 0; b < text.size(); ++line) {
             std::size_t e = text.find('\n', b);

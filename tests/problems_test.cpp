@@ -11,9 +11,9 @@
 #include <set>
 #include <tuple>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 #include "test_support.hpp"
 #include "trace/problems.hpp"
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "io/files.hpp"
 #include "io/mask_file.hpp"

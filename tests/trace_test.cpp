@@ -18,7 +18,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "cli/options.hpp"
 #include "reference/reference.hpp"
@@ -1090,7 +1090,7 @@ TEST(Sources, EmbeddedTextIsTheKernelFileAndEventLinesPointIntoIt) {
     for (const KernelInfo& k : allKernels()) {
         const std::string onDisk = readText(std::filesystem::path(TILESCOPE_SOURCE_DIR) / "kernels" / k.sourceFile);
         ASSERT_FALSE(onDisk.empty()) << k.sourceFile;
-        EXPECT_EQ(kernelSource(k.id), onDisk) << k.name;
+        EXPECT_EQ(kernelSource(k), onDisk) << k.name;
     }
     EXPECT_FALSE(embeddedSource("conv/constant_memory.cuh").empty());
     EXPECT_TRUE(embeddedSource("conv/nothing.cuh").empty());
@@ -1104,7 +1104,7 @@ TEST(Sources, EmbeddedTextIsTheKernelFileAndEventLinesPointIntoIt) {
         const Image in = twoD ? randomImage(21, 18, k.multiChannel ? 2 : 1, 1) : signal(60);
         TracedRun run = traced(k.name, in, twoD ? mask2D(3) : mask1D(3), twoD ? 8 : 16);
         ASSERT_TRUE(run.ok) << k.name << ": " << run.error;
-        const std::string_view text = kernelSource(k.id);
+        const std::string_view text = kernelSource(k);
         const Trace& t = run.trace();
         for (const BlockEvents& b : t.blocks)
             for (const Event& e : b.events) {

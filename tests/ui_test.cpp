@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "api/runner.hpp"
+#include "core/planner.hpp"
 #include "app_driver.hpp"
 #include "gfx/colormap.hpp"
 #include "io/files.hpp"

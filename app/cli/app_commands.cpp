@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "api/kernels.hpp"
-#include "api/plan.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 #include "api/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"

@@ -9,10 +9,10 @@
 #include <memory>
 #include <string>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 #include "trace/problems.hpp"
 
 namespace tilescope::cli {
@@ -203,7 +203,7 @@ int runCheck(const CheckOptions& o) {
     const std::string where = std::string(backendName(result->backend)) +
                               (result->backend == Backend::Cuda ? " (" + result->backendReason + ")" : "");
     const std::string name = t.plan.kernel == KernelId::Own
-                                 ? "your " + t.kernel + " (" + std::string(kernelInfo(KernelId::Own).sourceFile.substr(4)) + ")"
+                                 ? "your " + t.kernel + " (" + std::string(kernelOf(t.plan).sourceFile.substr(4)) + ")"
                                  : t.kernel;
     std::fprintf(stderr, "tilescope check: %s on %s%s, grid %ux%u, block %ux%u: %s\n", name.c_str(),
                  where.c_str(), drop.empty() ? "" : (", " + drop).c_str(), t.plan.grid.x, t.plan.grid.y,
@@ -211,7 +211,7 @@ int runCheck(const CheckOptions& o) {
                  problems.clean() ? "no problems (every shared access ordered by a barrier, nothing outside the "
                                     "arrays, the output matches the float64 reference)"
                                   : problems.summary().c_str());
-    if (loaded.input.channels > 1 && !kernelInfo(t.plan.kernel).multiChannel)
+    if (loaded.input.channels > 1 && !kernelOf(t.plan).multiChannel)
         std::fprintf(stderr, "tilescope check: the trace covers channel 0 of %d; wrong outputs cover every channel\n",
                      loaded.input.channels);
     return problems.clean() ? 0 : 1;

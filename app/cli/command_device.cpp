@@ -22,7 +22,7 @@ int runDevice(const KernelOptions& options) {
     auto plan = planRequest(loaded.request);
     if (!plan)
         return fail(plan.error());
-    const KernelInfo& kernel = *findKernel(options.kernel);
+    const KernelInfo& kernel = *loaded.request.entry;
     std::string reason;
     const bool gpu = gpuAvailable(&reason);
     const DeviceLimits limits = gpu ? currentLimits() : DeviceLimits{};

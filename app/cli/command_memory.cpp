@@ -35,6 +35,7 @@ int runMemory(const MemoryOptions& o) {
     if (loaded.own) return fail(badInput("memory: a kernel file's launch is traced by `tilescope stats`"));
     auto plan = planRequest(loaded.request);
     if (!plan) return fail(plan.error());
+    loaded.request.plan = *plan;
     CacheConfig config = o.caches;
     config.l1Bytes = o.l1Kib * 1024;
     config.l2Bytes = static_cast<std::int64_t>(o.l2Mib) * 1024 * 1024;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "api/sweep.hpp"
 #include "cli/commands.hpp"

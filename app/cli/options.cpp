@@ -5,7 +5,7 @@
 #include <iostream>
 #include <random>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "io/files.hpp"
 #include "io/mask_file.hpp"
 #include "trace/trace_select.hpp"
@@ -179,6 +179,9 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     }
     RunRequest& r = loaded.request;
     r.kernel = std::string(kernel->name);
+    // Resolved here, once: the runner and everything below it read the entry
+    // (a student's kernel is RunRequest::own, which holds its own).
+    r.entry = loaded.own ? nullptr : kernel;
     r.own = loaded.own;
     r.printout = loaded.own ? &loaded.printout : nullptr;
     r.timeLimitSeconds = o.timeLimit;
@@ -239,6 +242,7 @@ Result<RunResult> runTraced(const KernelOptions& options, const TraceSelection& 
     if (!plan) return plan.error();
     auto blocks = parseTraceBlocks(selection.blocks, *plan);
     if (!blocks) return blocks.error();
+    loaded.request.plan = *plan;
     loaded.request.traceBlocks = *blocks;
     auto result = runKernel(loaded.request);
     if (!result) return result.error();
@@ -251,7 +255,7 @@ Json launchJson(const RunResult& run) {
     const LaunchPlan& p = trace.plan;
     Json j;
     j["kernel"] = trace.kernel;
-    if (p.kernel == KernelId::Own) j["kernel_file"] = std::string(kernelInfo(KernelId::Own).sourceFile.substr(4));
+    if (p.kernel == KernelId::Own) j["kernel_file"] = std::string(kernelOf(p).sourceFile.substr(4));
     j["backend"] = trace.backend;
     j["backend_reason"] = run.backendReason;
     if (!run.gpuFailure.empty())

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "ui/assets.hpp"
 #include "ui/inputs.hpp"
 #include "ui/masks.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 
 namespace tilescope::ui {
 
@@ -13,7 +13,7 @@ namespace tilescope::ui {
 std::optional<HaloLoads> haloLoads(const Trace& trace, const CacheCounters& caches) {
     if (trace.plan.kernel == KernelId::Own)
         return std::nullopt;
-    const KernelId id = correctedKernel(kernelInfo(trace.plan.kernel)).id;
+    const KernelId id = correctedKernel(kernelOf(trace.plan)).id;
     if (id != KernelId::Conv1dTiledCached && id != KernelId::Conv2dTiledCached)
         return std::nullopt;
     // The tile is loaded by the first line of the kernel that reads N; the

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "ui/app.hpp"
 #include "ui/memory_view.hpp"
 #include "ui/trace_session.hpp"
@@ -151,7 +151,7 @@ void CountsPanel::draw(bool* open) {
         Column c{run.replay, run.model.get(), run.replay->counters(), run.model->counts().totals, {}, {}, {}};
         c.blockDerived = run.model->derived(c.block);
         c.gridDerived = run.model->derived(c.grid);
-        c.book = bookFor(trace.plan, trace.dims(), kernelInfo(trace.plan.kernel).maskSpace);
+        c.book = bookFor(trace.plan, trace.dims(), kernelOf(trace.plan).maskSpace);
         cols.push_back(c);
         const std::string prefix = runs > 1 ? run.kernel + ": " : std::string();
         char blockName[64];

@@ -20,7 +20,7 @@
 #include <string>
 #include <utility>
 
-#include "own/printout.hpp"
+#include "exec/printout.hpp"
 
 namespace tilescope::ui {
 

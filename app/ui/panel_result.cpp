@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "own/own_kernel.hpp"
 #include "ui/app.hpp"
 #include "ui/image_view.hpp"

@@ -7,7 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 #include "ui/app.hpp"
 #include "ui/widgets.hpp"
 
@@ -301,17 +302,19 @@ void SetupPanel::drawLaunch() {
             case TileShape::BlockIsOutputTile:
                 std::snprintf(text, sizeof text, "OUT_TILE_DIM = %d, IN_TILE_DIM = %d + 2r = %d", b, b, b + 2 * r);
                 break;
-            case TileShape::ThreadPatch:
-                if (fastStages(r))
+            case TileShape::ThreadPatch: {
+                const ThreadPatch& patch = check.kernel->patch;
+                const int n = patch.outputs;
+                if (patch.stages(r))
                     std::snprintf(text, sizeof text,
                                   "%d x %d threads, a %d x %d patch each in %d bands: output tile %d x %d, its input "
                                   "staged in shared memory",
-                                  b, b / kFastBands, kFastPatch, kFastPatch, kFastBands, kFastPatch * b,
-                                  kFastPatch * b);
+                                  b, b / patch.bands, n, n, patch.bands, n * b, n * b);
                 else
-                    std::snprintf(text, sizeof text, "%d x %d outputs per thread: output tile %d x %d", kFastPatch,
-                                  kFastPatch, kFastPatch * b, kFastPatch * b);
+                    std::snprintf(text, sizeof text, "%d x %d outputs per thread: output tile %d x %d", n, n, n * b,
+                                  n * b);
                 break;
+            }
         }
         ImGui::TextWrapped("%s", text);
     }

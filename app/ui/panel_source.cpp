@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "trace/sources.hpp"
 #include "ui/app.hpp"
@@ -63,11 +63,11 @@ void SourcePanel::drawRun(int i, float height) {
     }
     ImGui::Separator();
 
-    const std::string_view text = kernelSource(replay->trace().plan.kernel);
+    const std::string_view text = kernelSource(kernelOf(replay->trace().plan));
     // Barriers can be dropped in the set-up's own kernel (not in the one it
     // is compared with, nor in a trace file).
     const SetupState& setup = m_app.setup();
-    const KernelInfo& traced = kernelInfo(replay->trace().plan.kernel);
+    const KernelInfo& traced = kernelOf(replay->trace().plan);
     const bool barriers = i == 0 && !session.showingFile() && setupKernel(setup.kernel) == &traced;
     if (barriers && m_barrierKernel != &traced) {
         m_barrierKernel = &traced;  // a kernel file compiled again is registered anew

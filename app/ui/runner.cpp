@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/planner.hpp"
 #include "core/threads.hpp"
 #include "reference/reference.hpp"
 
@@ -222,12 +223,17 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     outcome.input = *input;
     const Image& image = *outcome.input;
 
-    // The block count for the progress bar: the same plan the runner makes.
-    if (const KernelInfo* k = job.own ? nullptr : findKernel(job.kernel)) {
+    // The kernel and its launch, resolved once here and handed to the runner
+    // (which plans it alike, with the same limits, when this fails and it
+    // must say why); the plan also gives the block count for the progress bar.
+    const KernelInfo* entry = job.own ? nullptr : findKernel(job.kernel);
+    std::optional<LaunchPlan> plan;
+    if (entry) {
         Problem problem{image.width,    image.height,    image.channels, image.rank,
                         job.mask.width, job.mask.height, job.block};
-        if (auto plan = planLaunch(*k, problem, currentLimits(), job.whatIf)) {
-            const unsigned planes = k->multiChannel ? 1u : static_cast<unsigned>(image.channels);
+        if (auto planned = planLaunch(*entry, problem, currentLimits(), job.whatIf)) {
+            plan = *planned;
+            const unsigned planes = entry->multiChannel ? 1u : static_cast<unsigned>(image.channels);
             std::lock_guard lock(m_mutex);
             m_blocksTotal = plan->grid.x * plan->grid.y * plan->grid.z * planes;
         }
@@ -246,6 +252,8 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
 
     RunRequest request;
     request.kernel = job.kernel;
+    request.entry = entry;
+    request.plan = plan;
     request.own = job.own;
     request.input = &image;
     request.mask = &job.mask;

@@ -7,7 +7,8 @@
 #include <system_error>
 #include <utility>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 #include "io/files.hpp"
 #include "ui/setup_rules.hpp"
 

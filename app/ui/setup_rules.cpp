@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "api/runner.hpp"
+#include "core/planner.hpp"
 
 namespace tilescope::ui {
 

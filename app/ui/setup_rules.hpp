@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "api/kernels.hpp"
-#include "api/plan.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 #include "core/image.hpp"
 #include "ui/app_state.hpp"
 

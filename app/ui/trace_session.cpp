@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "gfx/window.hpp"
 #include "trace/trace_arrays.hpp"
 #include "ui/app.hpp"

@@ -59,27 +59,35 @@ std::string threadsSentence(const KernelInfo& k, const LaunchPlan* plan, const D
         case TileShape::BlockIsOutputTile:
             return base + ". The block is the output tile, so OUT_TILE_DIM <= " + str(edge) + "; the input tile (" +
                    "OUT_TILE_DIM + 2r) is loaded in several passes and may be larger.";
-        case TileShape::ThreadPatch:
-            if (plan && fastStages(plan->radius)) {
-                const int wide = squareEdgeWithin(maxThreads * kFastBands) / kFastBands * kFastBands;
-                return "The block: N x N/" + str(kFastBands) + " threads, at most " + str(maxThreads) +
-                       "; each thread computes a " + str(kFastPatch) + " x " + str(kFastPatch) + " patch in each of " +
-                       str(kFastBands) + " bands, so an output tile is at most " + str(kFastPatch * wide) + " x " +
-                       str(kFastPatch * wide) + ".";
+        case TileShape::ThreadPatch: {
+            const ThreadPatch& patch = correctedKernel(k).patch;
+            const int outputs = patch.outputs;
+            if (plan && patch.stages(plan->radius)) {
+                const int wide = squareEdgeWithin(maxThreads * patch.bands) / patch.bands * patch.bands;
+                return "The block: N x N/" + str(patch.bands) + " threads, at most " + str(maxThreads) +
+                       "; each thread computes a " + str(outputs) + " x " + str(outputs) + " patch in each of " +
+                       str(patch.bands) + " bands, so an output tile is at most " + str(outputs * wide) + " x " +
+                       str(outputs * wide) + ".";
             }
-            return base + "; each thread computes " + str(kFastPatch) + " x " + str(kFastPatch) +
-                   " outputs, so an output tile is at most " + str(kFastPatch * edge) + " x " + str(kFastPatch * edge) +
-                   ".";
+            return base + "; each thread computes " + str(outputs) + " x " + str(outputs) +
+                   " outputs, so an output tile is at most " + str(outputs * edge) + " x " + str(outputs * edge) + ".";
+        }
     }
     return base + ".";
 }
 
 std::string sharedSentence(const KernelInfo& k, const LaunchPlan* plan, std::size_t limit) {
     if (k.tiles == TileShape::ThreadPatch) {
-        const FastStaging f = plan ? fastStaging(*plan) : FastStaging{};
-        if (f.bands == 0)
-            return "Nothing here at this mask: the block reads its inputs through the caches (7x7 and 9x9 stage "
-                   "them in shared memory).";
+        const PatchStaging f = plan ? patchStaging(k, *plan) : PatchStaging{};
+        if (f.bands == 0) {
+            const ThreadPatch& patch = correctedKernel(k).patch;
+            auto square = [](int r) { return str(2 * r + 1) + "x" + str(2 * r + 1); };
+            std::string staged;
+            for (int r = patch.stageFrom; r <= patch.stageTo; ++r)
+                staged += (r == patch.stageFrom ? "" : r == patch.stageTo ? " and " : ", ") + square(r);
+            return "Nothing here at this mask: the block reads its inputs through the caches (" + staged +
+                   " stage them in shared memory).";
+        }
         return "The staged tiles: " + str(f.bands) + " bands, each " + str(f.tileWidth) + " x " +
                str(f.tileHeight) + " floats = " + byteSize(plan->sharedBytes) + " in all, at most " +
                byteSize(limit) + ".";

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "api/kernels.hpp"
-#include "api/plan.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 
 namespace tilescope {
 

@@ -3,34 +3,14 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 #include "exec/backends.hpp"
-#include "exec/fault.hpp"
 #include "own/own_kernel.hpp"
 #include "reference/reference.hpp"
-#include "trace/sources.hpp"
+#include "trace/fault.hpp"
 
 namespace tilescope {
-
-const char* backendName(Backend b) {
-    switch (b) {
-    case Backend::Auto: return "auto";
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-    }
-    return "?";
-}
-
-bool gpuAvailable(std::string* reason, std::string* name) {
-    const cuda::GpuInfo gpu = cuda::gpuInfo();
-    if (reason) *reason = gpu.reason;
-    if (name) *name = gpu.limits.name;
-    return gpu.available;
-}
-
-DeviceLimits currentLimits() {
-    const cuda::GpuInfo gpu = cuda::gpuInfo();
-    return gpu.available ? gpu.limits : DeviceLimits{};
-}
 
 namespace {
 
@@ -78,9 +58,9 @@ Trace describeLaunch(const KernelInfo& k, const LaunchPlan& plan, Backend backen
     m.pitch = k.maskSpace == Space::Constant ? 15 : mask.width;
     m.size = k.maskSpace == Space::Constant ? (k.dims == 1 ? 15 : 15 * 15) : mask.width * mask.height;
     ArrayInfo& s = t.arrays[kArrayShared];
-    const FastStaging staged = fastStaging(plan);
+    const PatchStaging staged = patchStaging(k, plan);
     if (staged.bands > 0) {
-        // conv2d_fast's band tiles, one below the other.
+        // A ThreadPatch kernel's band tiles, one below the other.
         s.name = std::string(k.arrayNames[kArrayShared]);
         s.space = Space::Shared;
         s.width = s.pitch = staged.tileWidth;
@@ -103,10 +83,16 @@ bool exceedsTraceBudget(const Error& error, std::size_t budget) {
     return error.code == ExitCode::BadInput && error.message.rfind(traceBudgetMessage(budget), 0) == 0;
 }
 
-bool sameBlock(Dim3 a, Dim3 b, Dim3 grid) {
-    // Dim3 defaults z to 1 (right for sizes), while block indices of a 2D grid
-    // have z = 0: on a grid one block deep, z does not tell blocks apart.
-    return a.x == b.x && a.y == b.y && (grid.z == 1 || a.z == b.z);
+Result<LaunchPlan> planRequest(const RunRequest& req) {
+    const KernelInfo* k = req.entry ? req.entry : findKernel(req.kernel);
+    if (!k)
+        return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the ten kernels)");
+    if (!req.input || !req.mask)
+        return Error{ExitCode::Internal, "planRequest: no input or mask"};
+    const Image& in = *req.input;
+    const Mask& m = *req.mask;
+    Problem problem{in.width, in.height, in.channels, in.rank, m.width, m.height, req.block};
+    return planLaunch(*k, problem, gpuAvailable() ? currentLimits() : DeviceLimits{}, req.whatIf);
 }
 
 namespace {
@@ -208,7 +194,7 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
 
 Result<RunResult> runKernel(const RunRequest& req) {
     if (req.own) return own::runOwnKernel(*req.own, req);
-    const KernelInfo* k = findKernel(req.kernel);
+    const KernelInfo* k = req.entry ? req.entry : findKernel(req.kernel);
     if (!k)
         return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the kernels)");
     if (!req.input || !req.mask)
@@ -222,7 +208,8 @@ Result<RunResult> runKernel(const RunRequest& req) {
         return Error{ExitCode::BackendUnavailable, "--backend cuda is not available: " + gpuReason};
 
     Problem problem{input.width, input.height, input.channels, input.rank, mask.width, mask.height, req.block};
-    auto plan = planLaunch(*k, problem, gpu ? currentLimits() : DeviceLimits{}, req.whatIf);
+    auto plan = req.plan ? Result<LaunchPlan>(*req.plan)
+                         : planLaunch(*k, problem, gpu ? currentLimits() : DeviceLimits{}, req.whatIf);
     if (!plan)
         return plan.error();
 
@@ -273,44 +260,6 @@ Result<RunResult> runKernel(const RunRequest& req) {
         result.problems = detectProblems(*result.trace, &results);
     }
     return result;
-}
-
-std::vector<unsigned> barrierLines(const KernelInfo& kernel) {
-    std::vector<unsigned> lines;
-    const std::string_view text = kernelSource(kernel.id);
-    unsigned line = 1;
-    for (std::size_t begin = 0; begin < text.size(); ++line) {
-        std::size_t end = text.find('\n', begin);
-        if (end == std::string_view::npos) end = text.size();
-        const std::string_view body = text.substr(begin, end - begin);
-        const std::size_t at = body.find("__syncthreads()");
-        const std::size_t comment = body.find("//");
-        if (at != std::string_view::npos && (comment == std::string_view::npos || at < comment)) lines.push_back(line);
-        begin = end + 1;
-    }
-    return lines;
-}
-
-Status checkBarrierDrop(const KernelInfo& kernel, const BarrierDrop& drop) {
-    if (drop.lines.empty()) return success();
-    const std::vector<unsigned> lines = barrierLines(kernel);
-    auto list = [&] {
-        std::string s;
-        for (std::size_t i = 0; i < lines.size(); ++i)
-            s += (i == 0 ? "" : i + 1 == lines.size() ? " and " : ", ") + std::to_string(lines[i]);
-        return s;
-    };
-    for (unsigned line : drop.lines) {
-        if (std::find(lines.begin(), lines.end(), line) != lines.end()) continue;
-        const std::string file = std::string(kernel.sourceFile);
-        if (lines.empty())
-            return badInput("--drop-barrier " + std::to_string(line) + ": " + std::string(kernel.name) +
-                            " has no __syncthreads() to drop");
-        return badInput("--drop-barrier " + std::to_string(line) + ": line " + std::to_string(line) + " of " + file +
-                        " holds no __syncthreads(); its barriers are on line" + (lines.size() > 1 ? "s " : " ") +
-                        list());
-    }
-    return success();
 }
 
 }  // namespace tilescope

@@ -3,90 +3,14 @@
 // returns the output, the time, and (when asked) the trace.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
 
-#include "api/plan.hpp"
-#include "core/barrier_drop.hpp"
-#include "core/image.hpp"
 #include "core/result.hpp"
-#include "exec/cpu_executor.hpp"
-#include "exec/fault.hpp"
-#include "own/printout.hpp"
-#include "trace/problems.hpp"
-#include "trace/trace.hpp"
+#include "exec/backend.hpp"
+#include "exec/barrier_check.hpp"
+#include "exec/run_request.hpp"
 
 namespace tilescope {
-
-namespace own {
-class OwnKernel;
-}
-
-enum class Backend { Auto, Cpu, Cuda };
-
-const char* backendName(Backend b);
-
-struct RunRequest {
-    std::string kernel;
-    const Image* input = nullptr;
-    const Mask* mask = nullptr;
-    int block = 0;  // --block N; 0: the kernel's default
-    Backend backend = Backend::Auto;
-    // With Backend::Cuda: when the GPU fails (a CUDA error, or the GPU is
-    // gone), run on the CPU executor instead of failing. Backend::Auto always
-    // does; the command line's explicit --backend cuda does not.
-    bool fallbackToCpu = false;
-    bool whatIf = false;  // allow configurations no GPU can launch (CPU only)
-    bool trace = false;
-    std::vector<Dim3> traceBlocks;  // empty: every block
-    std::size_t eventBudget = 20'000'000;
-    BarrierDrop drop;  // the barriers left out (the race demonstration)
-    Schedule schedule = Schedule::InOrder;  // CPU executor: the order warps run in
-    unsigned seed = 1;                      // for Schedule::Random
-    // Trace every block and run the problem detector (RunResult::problems).
-    bool check = false;
-    // A listing as printed runs on the GPU as instrumented CUDA, which never
-    // touches memory outside its arrays; this runs the plain kernel as it is
-    // (for compute-sanitizer).
-    bool asIs = false;
-    int cpuWorkers = 0;
-    // A student's own kernel file (kernels/own/), compiled: it runs instead
-    // of `kernel`, in a worker process stopped after timeLimitSeconds.
-    std::shared_ptr<const own::OwnKernel> own;
-    double timeLimitSeconds = 10.0;
-    // With `own` on the GPU: time the plain kernel this many times after a
-    // warm-up; RunResult::millis is then their median (tilescope bench).
-    int benchRepeats = 0;
-    // With `own`: what the kernel file printed (printf) goes here, also when
-    // the run fails (a crash, the time limit). Of a multi-channel input, the
-    // run on channel 0.
-    KernelPrintout* printout = nullptr;
-    const std::atomic<bool>* cancel = nullptr;
-    std::atomic<unsigned>* blocksDone = nullptr;
-};
-
-struct RunResult {
-    Image output;  // same shape as the input
-    Backend backend = Backend::Cpu;
-    std::string backendReason;  // "NVIDIA H100 80GB HBM3", "no CUDA device: ...", "requested"
-    std::string gpuFailure;     // the CUDA error that sent this run to the CPU executor (empty: none)
-    double millis = 0.0;        // kernel time (GPU: CUDA events; CPU: wall clock of the executor)
-    LaunchPlan plan;
-    std::optional<Trace> trace;  // for multi-channel input to a single-channel kernel: channel 0
-    LaunchFaults faults;         // accesses outside an array, barriers not reached (the run went on)
-    std::optional<ProblemSet> problems;  // with RunRequest::check
-    std::string plainSkipped;    // why the plain CUDA kernel did not run (a listing as printed), if so
-};
-
-// Checks a barrier drop against the kernel's source: every line named must
-// hold a __syncthreads().
-Status checkBarrierDrop(const KernelInfo& kernel, const BarrierDrop& drop);
-// The lines of the kernel's source that hold a __syncthreads().
-std::vector<unsigned> barrierLines(const KernelInfo& kernel);
 
 Result<RunResult> runKernel(const RunRequest& request);
 
@@ -94,12 +18,9 @@ Result<RunResult> runKernel(const RunRequest& request);
 // `budget` (RunRequest::eventBudget).
 bool exceedsTraceBudget(const Error& error, std::size_t budget);
 
-// Whether two block indices name the same block of `grid`.
-bool sameBlock(Dim3 a, Dim3 b, Dim3 grid);
-
-// The limits the plan is checked against: the GPU's when there is one.
-DeviceLimits currentLimits();
-// Whether the CUDA backend can run, and if not, why.
-bool gpuAvailable(std::string* reason = nullptr, std::string* name = nullptr);
+// The plan runKernel will use for this request (same limits, same what-if
+// rule), so that a caller can check a block list against the grid before
+// running, and pass the plan on in RunRequest::plan.
+Result<LaunchPlan> planRequest(const RunRequest& request);
 
 }  // namespace tilescope

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "api/plan.hpp"
+#include "core/planner.hpp"
 #include "core/result.hpp"
 #include "trace/counters.hpp"
 

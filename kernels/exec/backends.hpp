@@ -6,7 +6,8 @@
 
 #include <string>
 
-#include "api/plan.hpp"
+#include "core/device_limits.hpp"
+#include "core/launch_plan.hpp"
 #include "core/result.hpp"
 #include "exec/cpu_executor.hpp"
 #include "trace/trace.hpp"

@@ -11,7 +11,7 @@
 
 #include "core/threads.hpp"
 #include "exec/cpu_runtime.hpp"
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 #include "exec/fiber.hpp"
 
 namespace tilescope::cpu {

@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "api/plan.hpp"
+#include "core/launch_plan.hpp"
 #include "core/barrier_drop.hpp"
 #include "core/result.hpp"
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 #include "trace/trace.hpp"
 
 namespace tilescope::cpu {

@@ -6,7 +6,8 @@
 #define TS_FN inline
 #include "exec/traced_types.hpp"
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/kernel_table.hpp"
 #include "exec/backends.hpp"
 #include "exec/cpu_runtime.hpp"
 

@@ -20,7 +20,7 @@
 #include <random>
 #include <vector>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 #include "exec/backends.hpp"
 #include "exec/cuda_support.hpp"
 
@@ -198,7 +198,7 @@ Result<BenchTiming> benchKernel(const LaunchPlan& plan, const BenchOptions& o) {
         return Error{ExitCode::BackendUnavailable, gpuInfo().reason};
     if (plan.whatIf)
         return badInput("a what-if configuration cannot run on the GPU: " + plan.whatIfReason);
-    const KernelInfo& k = kernelInfo(plan.kernel);
+    const KernelInfo& k = kernelOf(plan);
     const int r = plan.radius, w = plan.maskWidth;
     const std::size_t elements = static_cast<std::size_t>(plan.pitch) * plan.height * std::max(1, plan.channels);
     if (elements > static_cast<std::size_t>(INT32_MAX))

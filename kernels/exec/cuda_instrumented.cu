@@ -13,10 +13,11 @@
 #include <array>
 #include <vector>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/kernel_table.hpp"
 #include "exec/backends.hpp"
 #include "exec/cuda_support.hpp"
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 
 namespace tilescope::instrumented {
 

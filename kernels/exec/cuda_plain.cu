@@ -10,7 +10,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/kernel_table.hpp"
 #include "exec/backends.hpp"
 #include "exec/cuda_support.hpp"
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <string>
 
-#include "api/plan.hpp"
+#include "core/planner.hpp"
 #include "core/result.hpp"
 
 namespace tilescope::cuda {

@@ -64,9 +64,12 @@ auto launchKernel(const LaunchPlan& plan, const KernelArgs& a, Launch&& launch) 
         return launch(conv2d_tiled_pitched, P, N, plan.height, plan.width, plan.pitch, plan.channels, plan.maskWidth,
                       restrictIn(a.mask, a.maskSize));
     case KernelId::Conv2dFast:
-        static_assert(PATCH == kFastPatch, "conv2d_fast's PATCH and the plan's kFastPatch must agree");
-        static_assert(STAGE_FROM == kFastStageFrom && STAGE_TO == kFastStageTo && BANDS == kFastBands,
-                      "conv2d_fast's staged radii and bands and the plan's must agree");
+        static_assert(PATCH == kKernelTable[int(KernelId::Conv2dFast)].patch.outputs,
+                      "conv2d_fast's PATCH and its catalogue entry's patch must agree");
+        static_assert(STAGE_FROM == kKernelTable[int(KernelId::Conv2dFast)].patch.stageFrom &&
+                          STAGE_TO == kKernelTable[int(KernelId::Conv2dFast)].patch.stageTo &&
+                          BANDS == kKernelTable[int(KernelId::Conv2dFast)].patch.bands,
+                      "conv2d_fast's staged radii and bands and its catalogue entry's must agree");
         // Rows start 16-byte aligned only when the width is a multiple of 4.
         return plan.width % 4 == 0 ? launchFast<true>(launch, r, N, P, plan.width, plan.height)
                                    : launchFast<false>(launch, r, N, P, plan.width, plan.height);
@@ -113,7 +116,7 @@ inline void fillConstantMask(const LaunchPlan& plan, const float* mask, float (&
         for (int j = 0; j < MAX_MASK_WIDTH; ++j) f[i][j] = 0.0f;
     }
     const int w = plan.maskWidth;
-    if (kernelInfo(plan.kernel).dims == 1) {
+    if (kernelOf(plan).dims == 1) {
         for (int i = 0; i < w; ++i) m[i] = mask[i];
     } else {
         for (int i = 0; i < w; ++i)

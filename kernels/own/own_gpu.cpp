@@ -26,10 +26,10 @@
 #include <map>
 #include <sstream>
 
-#include "api/kernels.hpp"
-#include "api/plan.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 #include "core/barrier_drop.hpp"
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 #include "own/translate.hpp"
 #include "trace/event.hpp"
 
@@ -141,6 +141,7 @@ public:
         m_launched = true;
         m_kernel = l.kernel;
         m_plan.kernel = KernelId::Own;
+        m_plan.entry = &m_entry.info();
         m_plan.grid = l.grid;
         m_plan.block = l.block;
         m_plan.sharedBytes = l.staticShared + l.dynamicShared;

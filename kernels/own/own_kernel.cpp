@@ -18,7 +18,9 @@
 #include <sstream>
 #include <thread>
 
-#include "api/runner.hpp"
+#include "core/planner.hpp"
+#include "exec/backend.hpp"
+#include "exec/barrier_check.hpp"
 #include "own/worker_protocol.hpp"
 #include "reference/reference.hpp"
 #include "trace/sources.hpp"
@@ -327,7 +329,7 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     // What the app and the trace call this kernel and its arrays.
     const Translation& t = kernel->translation;
     const KernelDeclaration& k = t.kernels.front();
-    OwnKernelDescription d;
+    OwnEntryDescription d;
     d.name = k.name;
     d.path = path;
     d.text = text;
@@ -346,7 +348,8 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     for (const SharedDeclaration& s : k.shared)
         d.arrayNames[kArrayShared] += (d.arrayNames[kArrayShared].empty() ? "" : ", ") + s.name;
     d.usesShared = !k.shared.empty();
-    kernel->info = &registerOwnKernel(d);
+    kernel->entry.emplace(std::move(d));
+    kernel->info = &kernel->entry->info();
     return std::shared_ptr<const OwnKernel>(std::move(kernel));
 }
 
@@ -674,6 +677,7 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         result.faults.merge(r.faults);
         LaunchPlan plan;
         plan.kernel = KernelId::Own;
+        plan.entry = kernel.info;
         plan.grid = r.grid;
         plan.block = r.block;
         plan.sharedBytes = r.sharedBytes;

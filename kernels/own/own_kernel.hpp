@@ -2,21 +2,19 @@
 // C++ compiler into a shared object, and run in a child process (the worker,
 // tilescope-worker) that the caller survives whatever the kernel does. The
 // runner (api/runner.hpp) runs it like a built-in kernel when a request
-// carries one (RunRequest::own).
+// carries one (RunRequest::own); its catalogue entry is its own (OwnEntry).
 #pragma once
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 
-#include "api/kernels.hpp"
+#include "core/kernel_info.hpp"
 #include "core/result.hpp"
+#include "exec/run_request.hpp"
+#include "own/own_entry.hpp"
 #include "own/translate.hpp"
-
-namespace tilescope {
-struct RunRequest;
-struct RunResult;
-}  // namespace tilescope
 
 namespace tilescope::own {
 
@@ -34,7 +32,11 @@ public:
     std::string library;    // the shared object
     double translateMs = 0.0;
     double compileMs = 0.0;
-    const KernelInfo* info = nullptr;  // registered (kernelInfo(KernelId::Own))
+    // The kernel's catalogue entry: what the app and the trace call it and its
+    // arrays. Plans and traces of its runs point at it, so the kernel lives as
+    // long as they are used.
+    std::optional<OwnEntry> entry;
+    const KernelInfo* info = nullptr;  // &entry->info()
 
     OwnKernel() = default;
     OwnKernel(const OwnKernel&) = delete;

@@ -11,7 +11,7 @@
 //
 // Its standard output is the kernel's: what `printf` prints in the kernel or
 // in launch() (on a GPU, the device's printf too), which the caller shows
-// (own/printout.hpp). The worker itself writes nothing there: it answers in
+// (exec/printout.hpp). The worker itself writes nothing there: it answers in
 // files of the job folder (worker_protocol.hpp) and says what went wrong on
 // stderr.
 #include <dlfcn.h>
@@ -31,9 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "api/kernels.hpp"
-#include "api/limits.hpp"
-#include "api/plan.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 #include "exec/cpu_executor.hpp"
 #include "exec/cpu_runtime.hpp"
 #include "own/own_runtime.hpp"
@@ -79,6 +78,7 @@ public:
                                                                        "may have 48 KB (49152 bytes)",
                               l.line};
         m_plan.kernel = KernelId::Own;
+        m_plan.entry = &m_entry.info();
         m_plan.grid = g;
         m_plan.block = b;
         m_plan.sharedBytes = shared;
@@ -277,14 +277,6 @@ int workerMain(int argc, char** argv) {
         limit.rlim_cur = limit.rlim_max = 8ull << 30;
         setrlimit(RLIMIT_AS, &limit);
     }
-
-    OwnKernelDescription d;
-    d.name = job.kernel;
-    d.path = job.path;
-    d.dims = job.dims;
-    d.arrayNames = job.arrayNames;
-    d.maskSpace = job.constantMask ? Space::Constant : Space::Global;
-    registerOwnKernel(d);
 
     auto fail = [&](const std::string& message, unsigned line) {
         WorkerResult r;

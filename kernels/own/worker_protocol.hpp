@@ -11,7 +11,7 @@
 
 #include "core/dim3.hpp"
 #include "core/result.hpp"
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 #include "trace/trace.hpp"
 
 namespace tilescope::own {

@@ -6,6 +6,24 @@
 
 namespace tilescope::own {
 
+namespace {
+
+OwnEntryDescription describe(const WorkerJob& job) {
+    OwnEntryDescription d;
+    d.name = job.kernel;
+    d.path = job.path;
+    d.dims = job.dims;
+    d.arrayNames = job.arrayNames;
+    d.maskSpace = job.constantMask ? Space::Constant : Space::Global;
+    return d;
+}
+
+}  // namespace
+
+WorkerRuntime::WorkerRuntime(const WorkerJob& job, std::vector<float>& N, std::vector<float>& M,
+                             std::vector<float>& P)
+    : m_job(job), m_entry(describe(job)), m_N(N), m_M(M), m_P(P) {}
+
 ArraySlot WorkerRuntime::find(const void* p) {
     if (p == m_N.data()) return ArraySlot{kArrayInput, m_N.data(), static_cast<int>(m_N.size())};
     if (p == m_M.data()) return ArraySlot{kArrayMask, m_M.data(), static_cast<int>(m_M.size())};

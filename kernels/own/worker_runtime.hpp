@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "own/own_entry.hpp"
 #include "own/own_runtime.hpp"
 #include "own/worker_protocol.hpp"
 
@@ -15,11 +16,12 @@ namespace tilescope::own {
 
 // What both runtimes share: launch()'s three arrays, found by their
 // pointers, and the mask copied into a __constant__ array of the shared
-// object (the GPU runtime uploads it from there at each launch).
+// object (the GPU runtime uploads it from there at each launch). The
+// kernel's catalogue entry, which the launch's plan points at, is built from
+// the job (the executor names the kernel's arrays from it).
 class WorkerRuntime : public Runtime {
 public:
-    WorkerRuntime(const WorkerJob& job, std::vector<float>& N, std::vector<float>& M, std::vector<float>& P)
-        : m_job(job), m_N(N), m_M(M), m_P(P) {}
+    WorkerRuntime(const WorkerJob& job, std::vector<float>& N, std::vector<float>& M, std::vector<float>& P);
     ArraySlot find(const void* pointer) override;
     void copyToSymbol(const char* name, void* symbol, std::size_t capacity, const void* source, std::size_t bytes,
                       std::size_t offset, unsigned line) override;
@@ -28,6 +30,7 @@ public:
 
 protected:
     const WorkerJob& m_job;
+    OwnEntry m_entry;
     std::vector<float>& m_N;
     std::vector<float>& m_M;
     std::vector<float>& m_P;

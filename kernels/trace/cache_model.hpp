@@ -18,7 +18,7 @@
 #include <memory>
 #include <vector>
 
-#include "api/plan.hpp"
+#include "core/launch_plan.hpp"
 #include "trace/trace.hpp"
 #include "trace/warp_requests.hpp"
 

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
+
 namespace tilescope {
 
 Rect Rect::intersect(const Rect& o) const {
@@ -45,7 +48,7 @@ const char* threadRoleName(ThreadRole role) {
 }
 
 BlockGeometry blockGeometry(const LaunchPlan& plan, Dim3 block) {
-    const KernelInfo& k = kernelInfo(plan.kernel);
+    const KernelInfo& k = kernelOf(plan);
     BlockGeometry g;
     g.block = block;
     g.dims = k.dims;
@@ -64,9 +67,9 @@ BlockGeometry blockGeometry(const LaunchPlan& plan, Dim3 block) {
     g.outputTile = Rect{ox, oy, ox + outEdgeX, oy + outEdgeY};
     g.computed = g.outputTile.intersect(g.array);
     g.footprint = g.outputTile.grown(g.radiusX, g.radiusY);
-    const FastStaging staged = fastStaging(plan);
+    const PatchStaging staged = patchStaging(k, plan);
     if (staged.bands > 0) {
-        // conv2d_fast's band tiles: together they cover the footprint, widened to whole float4s.
+        // A ThreadPatch kernel's band tiles: together they cover the footprint, widened to whole float4s.
         g.inputTile = Rect{ox - staged.haloColumns, oy - plan.radius, ox + outEdgeX + staged.haloColumns,
                            oy + outEdgeY + plan.radius};
         g.sharedBands = staged.bands;
@@ -122,14 +125,14 @@ int inside1D(int c, int r, int size) {
 
 int tapsInside(const LaunchPlan& plan, int x, int y) {
     const int r = plan.radius;
-    if (kernelInfo(plan.kernel).dims == 1)
+    if (kernelOf(plan).dims == 1)
         return std::max(0, inside1D(x, r, plan.width));
     return std::max(0, inside1D(x, r, plan.width)) * std::max(0, inside1D(y, r, plan.height));
 }
 
 int tapsTotal(const LaunchPlan& plan) {
     const int w = 2 * plan.radius + 1;
-    return kernelInfo(plan.kernel).dims == 1 ? w : w * w;
+    return kernelOf(plan).dims == 1 ? w : w * w;
 }
 
 ThreadRole classifyThread(std::span<const Event> events) {

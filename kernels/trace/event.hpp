@@ -10,23 +10,11 @@
 
 #include <cstdint>
 
-namespace tilescope {
+#include "core/array_id.hpp"
+#include "core/op.hpp"
+#include "core/space.hpp"
 
-enum class Op : std::uint8_t {
-    Load = 0,      // a read of one array element
-    Store = 1,     // a write of one array element
-    MultiplyAdd = 2,  // `Pvalue += a * b`: 2 FLOPs
-    Barrier = 3,   // __syncthreads()
-    // An access outside its array, recorded instead of made (the problem
-    // detector names it): `index` is where it pointed, `array` the array it
-    // went through; a load outside gives 0, a store outside goes nowhere.
-    LoadOutside = 4,
-    StoreOutside = 5,
-};
-constexpr int kOpCount = 6;
-inline bool isLoad(Op op) { return op == Op::Load || op == Op::LoadOutside; }
-inline bool isStore(Op op) { return op == Op::Store || op == Op::StoreOutside; }
-inline bool isOutside(Op op) { return op == Op::LoadOutside || op == Op::StoreOutside; }
+namespace tilescope {
 
 // Functions the traced arrays call on the GPU too (nvcc and NVRTC define __CUDACC__).
 #if defined(__CUDACC__)
@@ -63,19 +51,6 @@ TS_EVENT_FN constexpr std::int32_t subscriptIndex(int row, int col) {
 inline bool isSubscriptIndex(std::int32_t index) { return index < kSubscripted + kSubscriptSpan * kSubscriptSpan; }
 inline int subscriptRow(std::int32_t index) { return (index - kSubscripted) / kSubscriptSpan - kSubscriptBias; }
 inline int subscriptCol(std::int32_t index) { return (index - kSubscripted) % kSubscriptSpan - kSubscriptBias; }
-
-enum class Space : std::uint8_t { Global = 0, Shared = 1, Constant = 2, Register = 3 };
-
-// Every kernel names its arrays with these ids; the Trace says what each id is
-// called in that kernel ("N", "F_c", "N_s", ...) and where it lives.
-enum ArrayId : std::uint8_t {
-    kArrayInput = 0,   // N, the input
-    kArrayMask = 1,    // M or F, the convolution mask (global or constant memory)
-    kArrayOutput = 2,  // P, the output
-    kArrayShared = 3,  // the block's tile in shared memory (N_ds, N_s, Ns)
-    kArrayNone = 0xff, // multiply-adds and barriers touch no array
-};
-constexpr int kArrayCount = 4;
 
 struct Event {
     std::int32_t index;   // element index in its array (linear, pitch included); -1 when none

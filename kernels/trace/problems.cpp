@@ -11,7 +11,7 @@
 #include <map>
 #include <tuple>
 
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 #include "trace/steps.hpp"
 
 namespace tilescope {

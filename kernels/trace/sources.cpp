@@ -18,9 +18,9 @@ std::string_view embeddedSource(std::string_view path) {
     return {};
 }
 
-std::string_view kernelSource(KernelId id) {
-    if (id == KernelId::Own) return ownKernelSource();
-    return embeddedSource(kernelInfo(id).sourceFile);
+std::string_view kernelSource(const KernelInfo& kernel) {
+    if (kernel.id == KernelId::Own) return kernel.sourceText;
+    return embeddedSource(kernel.sourceFile);
 }
 
 std::string_view sourceLine(std::string_view text, int line) {

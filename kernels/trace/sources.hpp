@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-#include "api/kernels.hpp"
+#include "core/kernel_info.hpp"
 
 namespace tilescope {
 
@@ -21,8 +21,10 @@ std::span<const EmbeddedSource> embeddedSources();
 // The text of a file by its path under kernels/; empty when not embedded.
 std::string_view embeddedSource(std::string_view path);
 
-// The exact text of the file a kernel is written in (KernelInfo::sourceFile).
-std::string_view kernelSource(KernelId id);
+// The exact text of the file a kernel is written in: a built-in kernel's
+// embedded file (KernelInfo::sourceFile), a student's own text
+// (KernelInfo::sourceText).
+std::string_view kernelSource(const KernelInfo& kernel);
 
 // Line `line` (1-based, as Event::line counts) of `text`, without its line
 // break; empty past the end.

@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "api/plan.hpp"
 #include "core/dim3.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/launch_plan.hpp"
 #include "trace/event.hpp"
 #include "trace/hardware.hpp"
 
@@ -68,7 +69,7 @@ struct Trace {
     }
 
     // 1 or 2: how coordinates of threads, blocks and cells are written.
-    int dims() const { return kernelInfo(plan.kernel).dims; }
+    int dims() const { return kernelOf(plan).dims; }
     // The memory an event touches (Register for multiply-adds and barriers).
     Space space(const Event& e) const { return e.array < kArrayCount ? arrays[e.array].space : Space::Register; }
     Dim3 threadCoords(unsigned linear) const {

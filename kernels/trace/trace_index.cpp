@@ -11,7 +11,7 @@
 #include <limits>
 #include <unordered_set>
 
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 #include "trace/problems.hpp"
 #include "trace/sources.hpp"
 
@@ -595,7 +595,7 @@ std::string BlockReplay::describe(std::uint32_t event) const {
             std::size_t first = i;
             while (first > 0 && i - first < 2 && mine[first - 1].op == Op::Load && mine[first - 1].line == e.line)
                 --first;
-            const std::string_view source = sourceLine(kernelSource(t.plan.kernel), e.line);
+            const std::string_view source = sourceLine(kernelSource(kernelOf(t.plan)), e.line);
             const std::string sum = accumulatorName(source);
             std::string names, values;
             for (std::size_t j = first; j < i; ++j) {

@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/charconv.hpp"
+#include "core/kernel_catalogue.hpp"
+#include "core/planner.hpp"
 
 namespace tilescope {
 
@@ -180,6 +182,7 @@ Status launchFromJson(const Json& j, Trace& t) {
         t.backend = j.at("backend").get<std::string>();
         LaunchPlan& p = t.plan;
         p.kernel = k->id;
+        p.entry = k;
         p.whatIf = j.at("what_if").get<bool>();
         p.whatIfReason = j.at("what_if_reason").get<std::string>();
         const Json& plan = j.at("plan");

@@ -1,24 +1,13 @@
-// Block lists and the plan of a request: see trace_select.hpp.
+// Block lists: see trace_select.hpp.
 #include "trace/trace_select.hpp"
 
 #include <charconv>
 #include <string>
 
+#include "core/kernel_catalogue.hpp"
 #include "trace/classify.hpp"
 
 namespace tilescope {
-
-Result<LaunchPlan> planRequest(const RunRequest& req) {
-    const KernelInfo* k = findKernel(req.kernel);
-    if (!k)
-        return badInput("unknown kernel '" + req.kernel + "' (`tilescope list` names the ten kernels)");
-    if (!req.input || !req.mask)
-        return Error{ExitCode::Internal, "planRequest: no input or mask"};
-    const Image& in = *req.input;
-    const Mask& m = *req.mask;
-    Problem problem{in.width, in.height, in.channels, in.rank, m.width, m.height, req.block};
-    return planLaunch(*k, problem, gpuAvailable() ? currentLimits() : DeviceLimits{}, req.whatIf);
-}
 
 namespace {
 
@@ -45,7 +34,7 @@ Result<std::vector<Dim3>> parseTraceBlocks(std::string_view spec, const LaunchPl
     spec = trim(spec);
     if (spec.empty() || spec == "all")
         return blocks;
-    const bool twoD = kernelInfo(plan.kernel).dims == 2;
+    const bool twoD = kernelOf(plan).dims == 2;
     const std::string grid =
         twoD ? std::to_string(plan.grid.x) + "x" + std::to_string(plan.grid.y) : std::to_string(plan.grid.x);
     if (spec == "interior") {

@@ -1,18 +1,16 @@
-// Choosing what to trace before running: the plan a request will run with
-// (so a block list can be checked against the grid first), and the block
-// lists that `--trace-blocks` and the app accept.
+// Choosing what to trace before running: the block lists that
+// `--trace-blocks` and the app accept, checked against the grid of the plan
+// a request will run with (api/runner.hpp's planRequest).
 #pragma once
 
 #include <string_view>
 #include <vector>
 
-#include "api/runner.hpp"
+#include "core/dim3.hpp"
+#include "core/launch_plan.hpp"
 #include "core/result.hpp"
 
 namespace tilescope {
-
-// The plan runKernel will use for this request (same limits, same what-if rule).
-Result<LaunchPlan> planRequest(const RunRequest& request);
 
 // "all" (or empty): every block, returned as an empty list (RunRequest's
 // convention); "interior": every block whose input tile holds no ghost cell;

@@ -151,7 +151,7 @@ std::vector<std::uint16_t> vectorAccessLines(const Trace& trace) {
     static const std::vector<std::vector<std::uint16_t>> byKernel = [] {
         std::vector<std::vector<std::uint16_t>> all;
         for (int k = 0; k < static_cast<int>(KernelId::Own); ++k)
-            all.push_back(scanVectorLines(kernelSource(static_cast<KernelId>(k))));
+            all.push_back(scanVectorLines(kernelSource(kernelInfo(static_cast<KernelId>(k)))));
         return all;
     }();
     return byKernel[static_cast<std::size_t>(trace.plan.kernel)];

@@ -1,6 +1,8 @@
-#include "api/plan.hpp"
+#include "core/planner.hpp"
 
 #include <string>
+
+#include "core/kernel_catalogue.hpp"
 
 namespace tilescope {
 
@@ -17,13 +19,14 @@ int pitchFor(int width, int channels) {
     return (row + 31) / 32 * 32;
 }
 
-FastStaging fastStaging(const LaunchPlan& plan) {
-    FastStaging f;
-    if (plan.kernel != KernelId::Conv2dFast || !fastStages(plan.radius)) return f;
-    f.bands = kFastBands;
+PatchStaging patchStaging(const KernelInfo& kernel, const LaunchPlan& plan) {
+    PatchStaging f;
+    const ThreadPatch& patch = correctedKernel(kernel).patch;
+    if (kernel.tiles != TileShape::ThreadPatch || !patch.stages(plan.radius)) return f;
+    f.bands = patch.bands;
     f.haloColumns = 4 * ((plan.radius + 3) / 4);
-    f.tileWidth = kFastPatch * static_cast<int>(plan.block.x) + 2 * f.haloColumns;
-    f.bandRows = kFastPatch * static_cast<int>(plan.block.y);
+    f.tileWidth = patch.outputs * static_cast<int>(plan.block.x) + 2 * f.haloColumns;
+    f.bandRows = patch.outputs * static_cast<int>(plan.block.y);
     f.tileHeight = f.bandRows + 2 * plan.radius;
     return f;
 }
@@ -31,16 +34,9 @@ FastStaging fastStaging(const LaunchPlan& plan) {
 int defaultBlock(const KernelInfo& kernel) { return kernel.dims == 1 ? 256 : 16; }
 
 int defaultBlock(const KernelInfo& kernel, int radius) {
-    if (kernel.id != KernelId::Conv2dFast || radius < 0 || radius > kMaxRadius) return defaultBlock(kernel);
-    // conv2d_fast on an H100 at 8192x8192 (docs/performance.md): 24x24
-    // threads (96x96 outputs a block) take 3x3 from 0.191 to 0.187 ms against
-    // 16x16; 5x5 was up to 2% faster with 16x16, and so were 11x11 and 13x13
-    // (8% and 4%); 15x15 ran the same with either and keeps 16x16. Staged,
-    // 7x7 runs 24 x 12 threads (0.201 ms against 0.205 at 16 x 8) and 9x9
-    // 16 x 8 (0.235 against 0.238 at 24 x 12). Radius 0 takes its measured
-    // neighbour's block.
-    constexpr int kFastBlock[kMaxRadius + 1] = {24, 24, 16, 24, 16, 16, 16, 16};
-    return kFastBlock[radius];
+    if (radius < 0 || radius > kMaxRadius) return defaultBlock(kernel);
+    const int measured = kernel.patch.blockByRadius[static_cast<std::size_t>(radius)];
+    return measured > 0 ? measured : defaultBlock(kernel);
 }
 
 Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const DeviceLimits& limits, bool allowWhatIf) {
@@ -74,6 +70,7 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
 
     LaunchPlan plan;
     plan.kernel = k.id;
+    plan.entry = &k;
     plan.radius = r;
     plan.maskWidth = p.maskWidth;
     plan.width = p.width;
@@ -83,13 +80,14 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
 
     const int edge = p.block > 0 ? p.block : defaultBlock(k, r);
     if (p.block < 0) return badInput("block size " + str(p.block) + " is negative");
-    // conv2d_fast's staged radii: edge x edge / kFastBands threads.
-    const bool banded = id == KernelId::Conv2dFast && fastStages(r);
-    if (banded && edge % kFastBands != 0)
+    // A ThreadPatch kernel's staged radii: edge x edge / bands threads.
+    const ThreadPatch& patch = correctedKernel(k).patch;
+    const bool banded = k.tiles == TileShape::ThreadPatch && patch.stages(r);
+    if (banded && edge % patch.bands != 0)
         return badInput(name + " stages its input at " + str(p.maskWidth) + "x" + str(p.maskWidth) + " with blocks of " +
-                        "N x N/" + str(kFastBands) + " threads, so the block edge must be even (got " + str(edge) +
+                        "N x N/" + str(patch.bands) + " threads, so the block edge must be even (got " + str(edge) +
                         "); use --block " + str(edge + 1));
-    const int edgeY = banded ? edge / kFastBands : edge;
+    const int edgeY = banded ? edge / patch.bands : edge;
 
     long long threads = k.dims == 1 ? edge : static_cast<long long>(edge) * edgeY;
     if (threads > kMaxWhatIfThreads)
@@ -139,11 +137,11 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
             break;
         case TileShape::ThreadPatch: {
             // inTile is the footprint the block reads: through the caches, or
-            // at the staged radii from the tiles it stages (fastStaging).
-            out = kFastPatch * edge;
+            // at the staged radii from the tiles it stages (patchStaging).
+            out = patch.outputs * edge;
             plan.outTile = out;
             plan.inTile = out + 2 * r;
-            const FastStaging f = fastStaging(plan);
+            const PatchStaging f = patchStaging(k, plan);
             plan.sharedBytes = static_cast<std::size_t>(f.bands) * f.tileWidth * f.tileHeight * sizeof(float);
             break;
         }

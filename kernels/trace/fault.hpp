@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "api/plan.hpp"
+#include "core/launch_plan.hpp"
 #include "trace/event.hpp"
 
 namespace tilescope {

@@ -1,6 +1,6 @@
-#include "exec/fault.hpp"
+#include "trace/fault.hpp"
 
-#include "api/kernels.hpp"
+#include "core/kernel_catalogue.hpp"
 
 namespace tilescope {
 
@@ -13,7 +13,7 @@ std::string coords(Dim3 d, bool twoD) {
 }  // namespace
 
 std::string describeThread(const LaunchPlan& plan, Dim3 block, unsigned thread) {
-    const bool twoD = kernelInfo(plan.kernel).dims == 2;
+    const bool twoD = kernelOf(plan).dims == 2;
     Dim3 t{thread % plan.block.x, (thread / plan.block.x) % plan.block.y, 1};
     return "thread " + coords(t, twoD) + " of block " + coords(block, twoD);
 }
@@ -36,7 +36,7 @@ std::string subscriptPastItsExtent(const Subscript2D& at) {
 
 std::string describeOutOfBounds(const LaunchPlan& plan, Dim3 block, unsigned thread, std::uint8_t array, int index,
                                 int size, unsigned line, const Subscript2D& at) {
-    std::string name = array < kArrayCount ? std::string(kernelInfo(plan.kernel).arrayNames[array]) : "an array";
+    std::string name = array < kArrayCount ? std::string(kernelOf(plan).arrayNames[array]) : "an array";
     const std::string where = describeThread(plan, block, thread) + ", line " + std::to_string(line) + ": ";
     if (at.rows > 0) return where + subscriptedName(name, at) + ": " + subscriptPastItsExtent(at);
     return where + name + "[" + std::to_string(index) + "] is outside the array (" + std::to_string(size) +
