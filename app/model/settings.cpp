@@ -1,4 +1,4 @@
-#include "ui/settings.hpp"
+#include "model/settings.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 
 #include "api/kernels.hpp"
 #include "io/files.hpp"
-#include "ui/setup_rules.hpp"
+#include "model/setup_rules.hpp"
 
 namespace tilescope::ui {
 

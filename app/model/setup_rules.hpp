@@ -11,7 +11,7 @@
 #include "api/kernels.hpp"
 #include "api/plan.hpp"
 #include "core/image.hpp"
-#include "ui/app_state.hpp"
+#include "model/app_state.hpp"
 
 namespace tilescope::ui {
 
