@@ -1,6 +1,6 @@
 # Embeds files into a C++ source, so that the program carries the exact
 # kernel code it runs (the app shows it and highlights each event's line), and
-# the app its built-in inputs and lessons (app/ui/assets.hpp), with no file to
+# the app its built-in inputs and lessons (app/model/assets.hpp), with no file to
 # look for at run time.
 #
 # Run as a script at build time:

@@ -6,7 +6,7 @@
 # What goes where (GNU layout):
 #   bin/tilescope, bin/tilescope-worker      the program and the process that runs a student's kernel
 #                                            (found beside the program: own/own_kernel.hpp)
-#   share/tilescope/exercises/               the exercises' starting files (found from bin/: ui/assets.hpp)
+#   share/tilescope/exercises/               the exercises' starting files (found from bin/: model/assets.hpp)
 #   share/applications/tilescope.desktop     the desktop entry
 #   share/icons/hicolor/scalable/apps/       the icon
 #   share/doc/tilescope/                     README and the licences of the bundled sources

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "api/sweep.hpp"
-#include "ui/chart_series.hpp"
+#include "model/chart_series.hpp"
 
 namespace tilescope {
 namespace {

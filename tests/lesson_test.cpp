@@ -19,9 +19,9 @@
 
 #include "api/runner.hpp"
 #include "io/image_file.hpp"
+#include "model/lesson.hpp"
+#include "model/lesson_questions.hpp"
 #include "test_support.hpp"
-#include "ui/lesson.hpp"
-#include "ui/lesson_questions.hpp"
 
 namespace tilescope::test {
 namespace {

@@ -26,11 +26,11 @@
 #include "api/runner.hpp"
 #include "app_driver.hpp"
 #include "io/image_file.hpp"
+#include "model/inputs.hpp"
+#include "model/masks.hpp"
+#include "model/memory_view.hpp"
 #include "trace/trace_index.hpp"
 #include "trace/warp_requests.hpp"
-#include "ui/inputs.hpp"
-#include "ui/masks.hpp"
-#include "ui/memory_view.hpp"
 #include "ui/theme.hpp"
 
 namespace tilescope::test {

@@ -20,10 +20,10 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "export/frame_writer.hpp"
+#include "model/lesson.hpp"
+#include "model/setup_rules.hpp"
 #include "ui/app.hpp"
-#include "ui/lesson.hpp"
 #include "ui/exporter.hpp"
-#include "ui/setup_rules.hpp"
 
 namespace tilescope::cli {
 

@@ -29,13 +29,14 @@
 
 #include "io/files.hpp"
 #include "io/mask_file.hpp"
+#include "model/background_task.hpp"
+#include "model/kernel_file.hpp"
+#include "model/lesson_player.hpp"
+#include "model/settings.hpp"
+#include "model/trace_session.hpp"
 #include "trace/trace_io.hpp"
-#include "ui/background_task.hpp"
 #include "ui/export_dialog.hpp"
 #include "ui/frame_renderer.hpp"
-#include "ui/kernel_file.hpp"
-#include "ui/lesson_player.hpp"
-#include "ui/panel_lesson.hpp"
 #include "ui/panel_charts.hpp"
 #include "ui/panel_costs.hpp"
 #include "ui/panel_counts.hpp"
@@ -45,6 +46,7 @@
 #include "ui/panel_hardware.hpp"
 #include "ui/panel_help.hpp"
 #include "ui/panel_legend.hpp"
+#include "ui/panel_lesson.hpp"
 #include "ui/panel_output.hpp"
 #include "ui/panel_problems.hpp"
 #include "ui/panel_result.hpp"
@@ -52,8 +54,7 @@
 #include "ui/panel_shared.hpp"
 #include "ui/panel_source.hpp"
 #include "ui/panel_threads.hpp"
-#include "ui/settings.hpp"
-#include "ui/trace_session.hpp"
+#include "ui/trace_keys.hpp"
 
 namespace tilescope::ui {
 
@@ -191,7 +192,16 @@ Status App::open() {
     m_devicePanel = std::make_unique<DevicePanel>(*this);
     m_legend = std::make_unique<LegendPanel>(*this);
     m_help = std::make_unique<HelpPanel>(*this);
-    m_traceSession = std::make_unique<TraceSession>(*this);
+    TraceSessionInputs traceInputs{.setup = m_settings.setup,
+                                   .check = m_check,
+                                   .view = m_options.view,
+                                   .eventBudget = m_options.eventBudget,
+                                   .openedTraceFile = m_openedTrace,
+                                   .openedTracePath = m_options.openTrace,
+                                   .runner = *m_runner,
+                                   .ownKernel = [this] { return ownKernel(); }};
+    m_traceSession = std::make_unique<TraceSession>(std::move(traceInputs),
+                                                    TraceSessionCallbacks{.wake = [] { gfx::Window::wake(); }});
     m_gridPanel = std::make_unique<GridPanel>(*this);
     m_threadsPanel = std::make_unique<ThreadsPanel>(*this);
     m_sharedPanel = std::make_unique<SharedPanel>(*this);
@@ -572,7 +582,7 @@ void App::handleShortcuts() {
     }
     handleLessonKeys();
     if (stepThroughShown())
-        m_traceSession->handleKeys();
+        handleTraceKeys(*m_traceSession);
 }
 
 void App::updateCheckAndSubmit() {

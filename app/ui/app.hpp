@@ -27,11 +27,11 @@
 #include "gfx/framebuffer.hpp"
 #include "gfx/texture.hpp"
 #include "gfx/window.hpp"
-#include "ui/app_state.hpp"
+#include "model/app_state.hpp"
+#include "model/runner.hpp"
+#include "model/setup_rules.hpp"
 #include "ui/exporter.hpp"
 #include "ui/layout_probe.hpp"
-#include "ui/runner.hpp"
-#include "ui/setup_rules.hpp"
 #include "ui/theme.hpp"
 
 namespace tilescope {

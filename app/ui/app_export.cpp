@@ -11,11 +11,11 @@
 #include "export/frame_writer.hpp"
 #include "gfx/gl.hpp"
 #include "gfx/window.hpp"
+#include "model/trace_session.hpp"
 #include "ui/app.hpp"
 #include "ui/export_dialog.hpp"
 #include "ui/panel_grid.hpp"
 #include "ui/panel_legend.hpp"
-#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 

@@ -14,14 +14,14 @@
 
 #include "api/runner.hpp"
 #include "gfx/window.hpp"
+#include "model/assets.hpp"
+#include "model/kernel_file.hpp"
+#include "model/trace_session.hpp"
 #include "own/own_kernel.hpp"
 #include "own/translate.hpp"
 #include "ui/app.hpp"
-#include "ui/assets.hpp"
-#include "ui/kernel_file.hpp"
 #include "ui/panel_editor.hpp"
 #include "ui/panel_legend.hpp"
-#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 

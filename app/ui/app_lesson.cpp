@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "model/lesson_player.hpp"
+#include "model/trace_session.hpp"
 #include "ui/app.hpp"
-#include "ui/lesson_player.hpp"
 #include "ui/panel_lesson.hpp"
-#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 

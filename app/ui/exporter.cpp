@@ -6,9 +6,9 @@
 
 #include "export/frame_writer.hpp"
 #include "gfx/framebuffer.hpp"
+#include "model/trace_session.hpp"
 #include "ui/grid_svg.hpp"
 #include "ui/layout_probe.hpp"
-#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 
@@ -49,13 +49,6 @@ const char* probeName(ExportView view) {
 }
 
 }  // namespace
-
-std::vector<Cursor> cursorPositions(const BlockReplay& replay, Granularity by) {
-    std::vector<Cursor> positions{0};
-    for (Cursor c = 0; c < replay.size();)
-        positions.push_back(c = replay.next(c, by));
-    return positions;
-}
 
 const char* exportUnitName(Granularity by) {
     switch (by) {

@@ -64,10 +64,6 @@ Status checkExportRequest(const ExportRequest& request);
 // positions outside the trace and more than kMaxExportFrames frames.
 Result<std::vector<long long>> exportSteps(const ExportRequest& request, long long last);
 
-// The cursor after each whole unit of `by`: 0, then each next(), up to the
-// end (WarpRequest, which needs the selected warp: TraceSession::cursorPositions).
-std::vector<Cursor> cursorPositions(const BlockReplay& replay, Granularity by);
-
 class Exporter {
 public:
     ~Exporter();

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "model/memory_view.hpp"
 #include "ui/image_view.hpp"
-#include "ui/memory_view.hpp"
 
 namespace tilescope::ui {
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "export/svg_writer.hpp"
-#include "ui/memory_view.hpp"
-#include "ui/trace_session.hpp"
+#include "model/memory_view.hpp"
+#include "model/trace_session.hpp"
 
 namespace tilescope::ui {
 

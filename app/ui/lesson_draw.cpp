@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/lesson_player.hpp"
 #include "ui/layout_probe.hpp"
-#include "ui/lesson_player.hpp"
 #include "ui/theme.hpp"
 
 namespace tilescope::ui {

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "ui/background_task.hpp"
+#include "model/background_task.hpp"
 #include "ui/layout_probe.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"

@@ -15,7 +15,7 @@
 #include <optional>
 #include <utility>
 
-#include "ui/chart_series.hpp"
+#include "model/chart_series.hpp"
 
 namespace tilescope::ui {
 

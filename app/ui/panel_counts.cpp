@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/kernel_catalogue.hpp"
+#include "model/memory_view.hpp"
+#include "model/trace_session.hpp"
 #include "ui/app.hpp"
-#include "ui/memory_view.hpp"
-#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 

@@ -13,58 +13,16 @@
 
 #include <imgui.h>
 
-#include <cstdint>
 #include <functional>
-#include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 
-#include "exec/printout.hpp"
+#include "model/editor_state.hpp"
 
 namespace tilescope::ui {
 
 struct Theme;
 class LayoutProbe;
-
-enum class CompileState { Idle, Compiling, Compiled, Failed, Cancelled };
-
-// What the check of a run says about the kernel.
-enum class Verdict { None, Running, Right, Wrong, Failed };
-
-struct EditorState {
-    std::string path;               // the file (empty: none open)
-    std::string text;               // what the box shows and edits
-    std::uint64_t textVersion = 0;  // bumped when the text is replaced from outside (a load): the box starts afresh
-    bool modified = false;          // edited here since the last save or load
-
-    CompileState compile = CompileState::Idle;
-    double compileSeconds = 0.0;  // how long the compile in progress has run, or the last one took
-    std::string compileNote;      // a compile that ended without a line to mark (no compiler, time limit)
-
-    // A compile error, or a run that failed at a line of the file: the
-    // gutter marks `errorLine` and the message is shown under the text.
-    unsigned errorLine = 0;  // 0: none, or not at a line
-    unsigned errorColumn = 0;
-    std::string errorMessage;   // "error: expected ';' before '}' token"
-    bool errorFromRun = false;  // the kernel compiled, and then failed as it ran
-
-    int currentLine = 0;  // the line the step-through's selected thread stands on (0: none)
-
-    Verdict verdict = Verdict::None;
-    std::string verdictText;  // one line: "✓ your kernel is right", "✗ your kernel is wrong at 12 of 4096 outputs"
-    std::string verdictDetail;  // what stands behind it
-    // What the kernel printed (printf) in the run the verdict is about:
-    // shown under it, in a section that folds (null or empty: none).
-    std::shared_ptr<const KernelPrintout> printout;
-
-    std::string fileNote;        // "reloaded: the file changed on disk", a file that cannot be read or written
-    bool changedOnDisk = false;  // changed elsewhere while edited here: reload, or Ctrl+S to overwrite
-
-    bool showPathField = false;  // the path field to open another file
-    bool focusPath = false;      // File > Open kernel...: focus it once
-    std::string pathField;
-};
 
 struct EditorCallbacks {
     std::function<void()> compile;                 // save, then compile off the UI thread

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "model/trace_session.hpp"
 #include "trace/trace.hpp"
 #include "trace/trace_index.hpp"
 #include "ui/app.hpp"
-#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 

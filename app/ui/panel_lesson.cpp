@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include "model/lesson_player.hpp"
 #include "ui/layout_probe.hpp"
-#include "ui/lesson_player.hpp"
 #include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "model/trace_session.hpp"
 #include "ui/app.hpp"
 #include "ui/image_view.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
-#include "ui/trace_session.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "model/trace_session.hpp"
 #include "trace/problems.hpp"
 #include "ui/layout_probe.hpp"
 #include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
-#include "ui/trace_session.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {

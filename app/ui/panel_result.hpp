@@ -13,7 +13,7 @@
 #include <string>
 
 #include "gfx/texture.hpp"
-#include "ui/runner.hpp"
+#include "model/runner.hpp"
 
 namespace tilescope::ui {
 

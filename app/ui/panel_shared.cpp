@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "model/memory_view.hpp"
+#include "model/trace_session.hpp"
 #include "ui/app.hpp"
 #include "ui/cell_picture.hpp"
 #include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
-#include "ui/memory_view.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
-#include "ui/trace_session.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {

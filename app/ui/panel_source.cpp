@@ -9,12 +9,12 @@
 
 #include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
+#include "model/setup_rules.hpp"
+#include "model/trace_session.hpp"
 #include "trace/sources.hpp"
 #include "ui/app.hpp"
 #include "ui/panel_legend.hpp"
-#include "ui/setup_rules.hpp"
 #include "ui/trace_draw.hpp"
-#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 

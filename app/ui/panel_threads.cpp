@@ -8,13 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "model/lesson_player.hpp"
+#include "model/trace_session.hpp"
 #include "ui/app.hpp"
 #include "ui/cell_picture.hpp"
 #include "ui/lesson_draw.hpp"
-#include "ui/lesson_player.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/trace_draw.hpp"
-#include "ui/trace_session.hpp"
 
 namespace tilescope::ui {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <utility>
 
+#include "model/memory_view.hpp"
+#include "model/trace_session.hpp"
 #include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
 #include "ui/layout_probe.hpp"
-#include "ui/memory_view.hpp"
-#include "ui/trace_session.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {

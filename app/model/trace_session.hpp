@@ -19,24 +19,62 @@
 // step-through panel draws it as it draws a trace of its own.
 //
 // The panels (grid, threads, shared memory, output, source, counts) read
-// from here and change the selection and the cursor through it.
+// from here and change the selection and the cursor through it. The session
+// knows nothing of the App: it reads the set-up, the view and the rest
+// through TraceSessionInputs, and wakes the window loop through a callback.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "model/app_state.hpp"
+#include "model/memory_view.hpp"
+#include "model/runner.hpp"
+#include "model/setup_rules.hpp"
 #include "trace/trace_index.hpp"
-#include "ui/memory_view.hpp"
-#include "ui/runner.hpp"
+
+namespace tilescope {
+struct Trace;
+namespace own {
+class OwnKernel;
+}
+}  // namespace tilescope
 
 namespace tilescope::ui {
 
-class App;
+// What the session reads, each frame, of the state that its owner keeps.
+// Each reference must outlive the session; the set-up, the check and the
+// opened trace change between frames and are read as they are.
+struct TraceSessionInputs {
+    const SetupState& setup;
+    const SetupCheck& check;  // nothing is traced while the set-up cannot run
+    // --select, --step, --problem, --request and --granularity, read at
+    // start; the selection is written back as it changes.
+    ViewState& view;
+    std::size_t eventBudget;  // the most events one traced run records
+    // A trace file (--open-trace) shown instead of the set-up's trace (null:
+    // none), and the path it was read from.
+    const std::shared_ptr<const Trace>& openedTraceFile;
+    const std::filesystem::path& openedTracePath;
+    const Runner& runner;  // the result's runner: the input's size, once it has read the input
+    // The student's kernel compiled last (null: none), for a set-up that runs it.
+    std::function<std::shared_ptr<const own::OwnKernel>()> ownKernel;
+};
+
+// What the session may do beyond itself.
+struct TraceSessionCallbacks {
+    // Called on a runner's thread when a trace is in: the window loop,
+    // asleep while nothing happens, draws it.
+    std::function<void()> wake;
+};
 
 // One traced kernel: the primary one, or the one it is compared with.
 struct TracedRun {
@@ -75,7 +113,7 @@ struct TracedRun {
 
 class TraceSession {
 public:
-    explicit TraceSession(App& app);
+    TraceSession(TraceSessionInputs inputs, TraceSessionCallbacks callbacks);
     ~TraceSession();
     TraceSession(const TraceSession&) = delete;
     TraceSession& operator=(const TraceSession&) = delete;
@@ -86,8 +124,6 @@ public:
     // In a build without threads (the browser's), runs the traces waiting,
     // between two frames (Runner::runPending); elsewhere nothing.
     void runPending();
-    // Space, arrows, Home/End, PageUp/PageDown (not while typing).
-    void handleKeys();
 
     // [SECTION] What panels read
     bool comparing() const { return m_compareOn; }
@@ -155,8 +191,13 @@ public:
     void requestView(std::optional<std::array<int, 2>> select, long long step);
     // The cursor after `step` lockstep steps of a block (-1: its end).
     static Cursor stepCursor(const BlockReplay& replay, long long step);
+    // The cursor after each whole unit of `by`: 0, then each next(), up to
+    // the end (not WarpRequest, which needs the selected warp: the
+    // cursorPositions above).
+    static std::vector<Cursor> cursorPositions(const BlockReplay& replay, Granularity by);
     // While a lesson plays the arrows and page keys belong to it.
     void setNavigationKeysTaken(bool taken) { m_navigationKeysTaken = taken; }
+    bool navigationKeysTaken() const { return m_navigationKeysTaken; }
     bool playing() const { return m_playing; }
     void setPlaying(bool on) { m_playing = on; }
     float& speed() { return m_speed; }  // steps per second
@@ -176,7 +217,8 @@ private:
     // One unit of the granularity forward or back, for run i.
     void stepRun(int i, bool forward);
 
-    App& m_app;
+    TraceSessionInputs m_inputs;
+    TraceSessionCallbacks m_callbacks;
     std::array<std::unique_ptr<TracedRun>, 2> m_runs;
     std::shared_ptr<const Trace> m_file;  // the trace file run 0 shows (null: the set-up's own trace)
     std::string m_fileNote;

@@ -27,8 +27,8 @@
 #include "api/runner.hpp"
 #include "core/barrier_drop.hpp"
 #include "core/image.hpp"
+#include "model/inputs.hpp"
 #include "trace/problems.hpp"
-#include "ui/inputs.hpp"
 
 namespace tilescope::own {
 class OwnKernel;

@@ -11,7 +11,7 @@
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
 #include "core/image.hpp"
-#include "ui/app_state.hpp"
+#include "model/app_state.hpp"
 
 namespace tilescope::ui {
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "api/runner.hpp"
+#include "model/inputs.hpp"
+#include "model/masks.hpp"
 #include "trace/trace_index.hpp"
-#include "ui/inputs.hpp"
-#include "ui/masks.hpp"
 
 namespace tilescope::ui {
 

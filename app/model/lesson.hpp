@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ui/app_state.hpp"
+#include "model/app_state.hpp"
 
 namespace tilescope::ui {
 
@@ -124,7 +124,7 @@ struct LessonLibrary {
 LessonLibrary loadLessons(const std::filesystem::path& folder);
 
 // The lessons that ship (assets/lessons/*.lesson, embedded in the binary:
-// ui/assets.hpp), each Lesson::file named "lessons/NAME.lesson".
+// model/assets.hpp), each Lesson::file named "lessons/NAME.lesson".
 LessonLibrary shippedLessons();
 
 }  // namespace tilescope::ui

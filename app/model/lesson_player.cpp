@@ -1,4 +1,4 @@
-#include "ui/lesson_player.hpp"
+#include "model/lesson_player.hpp"
 
 #include <algorithm>
 #include <utility>

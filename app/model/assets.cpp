@@ -1,4 +1,4 @@
-#include "ui/assets.hpp"
+#include "model/assets.hpp"
 
 #include <algorithm>
 #include <system_error>

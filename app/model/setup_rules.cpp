@@ -1,4 +1,4 @@
-#include "ui/setup_rules.hpp"
+#include "model/setup_rules.hpp"
 
 #include <algorithm>
 #include <string_view>

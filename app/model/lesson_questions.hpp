@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "model/lesson.hpp"
 #include "trace/trace_index.hpp"
-#include "ui/lesson.hpp"
 
 namespace tilescope::ui {
 

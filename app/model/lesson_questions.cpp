@@ -1,4 +1,4 @@
-#include "ui/lesson_questions.hpp"
+#include "model/lesson_questions.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The inputs of the set-up panel: the built-in ones (files of assets/, carried
-// in the binary: ui/assets.hpp) and any image or array file, brought to the
+// in the binary: model/assets.hpp) and any image or array file, brought to the
 // size the panel asks for.
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "ui/lesson.hpp"
+#include "model/lesson.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,10 +9,10 @@
 #include <system_error>
 
 #include "core/kernel_catalogue.hpp"
-#include "ui/assets.hpp"
-#include "ui/inputs.hpp"
-#include "ui/masks.hpp"
-#include "ui/setup_rules.hpp"
+#include "model/assets.hpp"
+#include "model/inputs.hpp"
+#include "model/masks.hpp"
+#include "model/setup_rules.hpp"
 
 namespace tilescope::ui {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "ui/panel_editor.hpp"
+#include "model/editor_state.hpp"
 
 namespace tilescope::own {
 class OwnKernel;

@@ -1,4 +1,4 @@
-#include "ui/kernel_file.hpp"
+#include "model/kernel_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 #include <system_error>
 
 #include "io/files.hpp"
+#include "model/background_task.hpp"
+#include "model/inputs.hpp"
 #include "own/own_kernel.hpp"
-#include "ui/background_task.hpp"
-#include "ui/inputs.hpp"
 
 namespace tilescope::ui {
 

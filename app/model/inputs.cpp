@@ -1,4 +1,4 @@
-#include "ui/inputs.hpp"
+#include "model/inputs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "io/files.hpp"
-#include "ui/assets.hpp"
+#include "model/assets.hpp"
 
 namespace tilescope::ui {
 
@@ -65,7 +65,7 @@ Image middleRow(const Image& image) {
     return row;
 }
 
-// A built-in input: the binary carries its file (ui/assets.hpp).
+// A built-in input: the binary carries its file (model/assets.hpp).
 Result<Image> readBuiltIn(std::string_view file) {
     const auto bytes = embeddedAsset(file);
     if (!bytes)

@@ -1,4 +1,4 @@
-#include "ui/settings.hpp"
+#include "model/settings.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,7 +10,7 @@
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
 #include "io/files.hpp"
-#include "ui/setup_rules.hpp"
+#include "model/setup_rules.hpp"
 
 namespace tilescope::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/chart_series.hpp"
+#include "model/chart_series.hpp"
 
 #include <algorithm>
 #include <utility>

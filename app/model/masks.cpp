@@ -1,4 +1,4 @@
-#include "ui/masks.hpp"
+#include "model/masks.hpp"
 
 #include <cmath>
 #include <string>

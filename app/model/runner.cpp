@@ -1,4 +1,4 @@
-#include "ui/runner.hpp"
+#include "model/runner.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/result.hpp"
-#include "ui/app_state.hpp"
+#include "model/app_state.hpp"
 
 namespace tilescope::ui {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ui/lesson.hpp"
-#include "ui/lesson_questions.hpp"
+#include "model/lesson.hpp"
+#include "model/lesson_questions.hpp"
 
 namespace tilescope::ui {
 

@@ -1,18 +1,13 @@
-#include "ui/trace_session.hpp"
-
-#include <imgui.h>
+#include "model/trace_session.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <utility>
 
 #include "core/kernel_catalogue.hpp"
-#include "gfx/window.hpp"
 #include "trace/trace_arrays.hpp"
-#include "ui/app.hpp"
-#include "ui/exporter.hpp"
-#include "ui/setup_rules.hpp"
 
 namespace tilescope::ui {
 
@@ -81,14 +76,15 @@ std::string blockName(const Trace& trace, Dim3 b) {
 
 }  // namespace
 
-TraceSession::TraceSession(App& app) : m_app(app) {
+TraceSession::TraceSession(TraceSessionInputs inputs, TraceSessionCallbacks callbacks)
+    : m_inputs(std::move(inputs)), m_callbacks(std::move(callbacks)) {
     for (auto& slot : m_runs) {
         slot = std::make_unique<TracedRun>();
         TracedRun* run = slot.get();
         run->runner = std::make_unique<Runner>();
         // On the runner's thread: the replay index of every traced block is
         // built here, never on the UI thread.
-        run->runner->setOnPublish([run] {
+        run->runner->setOnPublish([run, wake = m_callbacks.wake] {
             std::shared_ptr<const RunOutcome> outcome = run->runner->latest();
             std::shared_ptr<const TraceModel> model;
             std::shared_ptr<const MemoryFigures> memory;
@@ -102,15 +98,17 @@ TraceSession::TraceSession(App& app) : m_app(app) {
                 run->builtMemory = std::move(memory);
                 run->builtOutcome = std::move(outcome);
             }
-            gfx::Window::wake();
+            if (wake)
+                wake();
         });
     }
-    m_selected = app.view().selectedOutput;
-    m_pendingStep = app.view().step;
-    m_pendingProblem = app.view().problem;
-    m_pendingRequest = app.view().request;
-    if (app.view().granularity)
-        m_granularity = *app.view().granularity;
+    const ViewState& view = m_inputs.view;
+    m_selected = view.selectedOutput;
+    m_pendingStep = view.step;
+    m_pendingProblem = view.problem;
+    m_pendingRequest = view.request;
+    if (view.granularity)
+        m_granularity = *view.granularity;
     if (m_pendingRequest)
         m_granularity = Granularity::WarpRequest;
     m_lastTime = seconds();
@@ -178,16 +176,16 @@ std::string TraceSession::note() const {
 // [SECTION] Once a frame
 
 void TraceSession::update() {
-    if (const std::shared_ptr<const Trace>& file = m_app.openedTraceFile()) {
+    if (const std::shared_ptr<const Trace>& file = m_inputs.openedTraceFile) {
         m_compareOn = false;  // a file has no second kernel to compare with
         showFile(file);
         resolveSelection(0);
     } else {
         if (m_file)
             leaveFile();
-        const std::string compare = m_app.view().compareKernel;
+        const std::string compare = m_inputs.view.compareKernel;
         m_compareOn = !compare.empty() && setupKernel(compare) != nullptr;
-        submitIfNeeded(0, m_app.setup().kernel);
+        submitIfNeeded(0, m_inputs.setup.kernel);
         if (m_compareOn)
             submitIfNeeded(1, compare);
         for (int i = 0; i < runCount(); ++i) {
@@ -224,8 +222,8 @@ void TraceSession::update() {
 
 void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     TracedRun& run = *m_runs[static_cast<std::size_t>(i)];
-    const SetupState& setup = m_app.setup();
-    const SetupCheck& check = m_app.check();
+    const SetupState& setup = m_inputs.setup;
+    const SetupCheck& check = m_inputs.check;
     if (!check.runnable())
         return;
     const KernelInfo* info = setupKernel(kernel);
@@ -235,7 +233,7 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     RunJob job;
     job.kernel = kernel;
     if (isOwnKernel(kernel)) {
-        job.own = m_app.ownKernel();
+        job.own = m_inputs.ownKernel ? m_inputs.ownKernel() : nullptr;
         if (!job.own)
             return;
         job.kernel = ownKernelName(*info);
@@ -250,13 +248,13 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     job.backend = setup.backend == Backend::Cuda && !setup.whatIf ? Backend::Cuda : Backend::Cpu;
     job.whatIf = setup.whatIf;
     job.trace = true;
-    job.eventBudget = m_app.eventBudget();
+    job.eventBudget = m_inputs.eventBudget;
     // The set-up's barriers dropped (the lines are its kernel's: the kernel
     // compared with keeps all of its own), and the warp order.
     if (kernel == setup.kernel)
         job.drop = barrierDropOf(setup);
     job.schedule = setup.schedule;
-    const auto shape = m_app.runner().knownShape(setup.input, info->dims);
+    const auto shape = m_inputs.runner.knownShape(setup.input, info->dims);
     const long long cells = shape ? static_cast<long long>(shape->width) * shape->height : kTraceWholeCells + 1;
     if (run.overBudget && !sameLaunch(*run.overBudget, job))
         run.overBudget.reset();  // a new set-up: try the whole launch again
@@ -395,7 +393,7 @@ void TraceSession::showFile(const std::shared_ptr<const Trace>& file) {
     outcome->problems = std::make_shared<const ProblemSet>(detectProblems(trace));
 
     const std::size_t cells = arrays.inputRead.size();
-    m_fileNote = "Trace file " + std::filesystem::path(m_app.openedTracePath()).filename().string() + " (" +
+    m_fileNote = "Trace file " + m_inputs.openedTracePath.filename().string() + " (" +
                  trace.kernel + ", recorded on " + (trace.backend == "cuda" ? "the GPU" : "the CPU executor") + ", " +
                  std::to_string(trace.blocks.size()) + " of " + std::to_string(trace.plan.grid.count()) + " blocks" +
                  (arrays.inputCellsRead() < cells ? "; N is known where they read it" : "") +
@@ -481,7 +479,7 @@ void TraceSession::requestView(std::optional<std::array<int, 2>> select, long lo
 
 void TraceSession::selectOutput(int x, int y) {
     m_selected = std::array<int, 2>{x, y};
-    m_app.view().selectedOutput = m_selected;
+    m_inputs.view.selectedOutput = m_selected;
     for (int i = 0; i < runCount(); ++i)
         resolveSelection(i);
 }
@@ -496,7 +494,7 @@ void TraceSession::selectThread(int i, unsigned t) {
     if (output >= 0) {
         const auto c = run.model->trace().arrays[kArrayOutput].coords(output);
         m_selected = std::array<int, 2>{c.x, c.y};
-        m_app.view().selectedOutput = m_selected;
+        m_inputs.view.selectedOutput = m_selected;
         if (m_compareOn)
             resolveSelection(1 - i);
     }
@@ -527,7 +525,7 @@ void TraceSession::selectBlockThread(int i, std::size_t block, unsigned thread) 
         y = std::clamp(r.y0 + static_cast<int>(t.y), r.y0, r.y1 - 1);
     }
     m_selected = std::array<int, 2>{x, y};
-    m_app.view().selectedOutput = m_selected;
+    m_inputs.view.selectedOutput = m_selected;
     for (int k = 0; k < runCount(); ++k)
         resolveSelection(k);
     if (run.replay != &replay)
@@ -655,12 +653,19 @@ std::optional<std::uint32_t> TraceSession::currentRequest(int i,
     return all->latest(warp, r.cursor, ofPhase);
 }
 
+std::vector<Cursor> TraceSession::cursorPositions(const BlockReplay& replay, Granularity by) {
+    std::vector<Cursor> positions{0};
+    for (Cursor c = 0; c < replay.size();)
+        positions.push_back(c = replay.next(c, by));
+    return positions;
+}
+
 std::vector<Cursor> TraceSession::cursorPositions(int i, Granularity by) {
     TracedRun& r = run(i);
     if (!r.replay)
         return {0};
     if (by != Granularity::WarpRequest)
-        return ui::cursorPositions(*r.replay, by);
+        return cursorPositions(*r.replay, by);
     std::vector<Cursor> positions{0};
     const BlockRequests* all = requests(i);
     const unsigned warp = r.thread / kWarpSize;
@@ -741,38 +746,6 @@ void TraceSession::nextOfThread() {
         if (TracedRun& r = run(i); r.replay)
             if (auto c = r.replay->nextOfThread(r.cursor, r.thread))
                 r.cursor = *c;
-}
-
-void TraceSession::handleKeys() {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput || io.KeyCtrl)
-        return;
-    if (ImGui::IsKeyPressed(ImGuiKey_Space, false))
-        m_playing = !m_playing;
-    // While a lesson plays, the arrows and the page keys (a clicker's) move through the lesson.
-    if (!m_navigationKeysTaken) {
-        if (ImGui::IsKeyPressed(ImGuiKey_RightArrow))
-            stepForward();
-        if (ImGui::IsKeyPressed(ImGuiKey_LeftArrow))
-            stepBack();
-        if (ImGui::IsKeyPressed(ImGuiKey_PageDown))
-            nextPhase();
-        if (ImGui::IsKeyPressed(ImGuiKey_PageUp))
-            previousPhase();
-    }
-    if (ImGui::IsKeyPressed(ImGuiKey_Home, false))
-        home();
-    if (ImGui::IsKeyPressed(ImGuiKey_End, false))
-        end();
-    if (ImGui::IsKeyPressed(ImGuiKey_DownArrow))
-        nextOfThread();
-    if (ImGui::IsKeyPressed(ImGuiKey_UpArrow)) {
-        // One granularity coarser or finer would surprise; Up cycles it.
-        m_granularity = m_granularity == Granularity::Step       ? Granularity::WarpStep
-                        : m_granularity == Granularity::WarpStep ? Granularity::Event
-                        : m_granularity == Granularity::Event    ? Granularity::WarpRequest
-                                                                 : Granularity::Step;
-    }
 }
 
 }  // namespace tilescope::ui

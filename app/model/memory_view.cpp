@@ -1,4 +1,4 @@
-#include "ui/memory_view.hpp"
+#include "model/memory_view.hpp"
 
 #include <algorithm>
 #include <cmath>
