@@ -70,9 +70,9 @@ enum class MenuSection {
 
 struct PanelInfo {
     PanelId id;
-    std::string_view key;  // "grid"
-    const char* title;     // the ImGui window: "Grid of N###grid" (the part after ### names it in imgui.ini)
-    const char* menuLabel;  // "Grid of N", in the View menu
+    std::string_view key;      // "grid"
+    const char* title;         // the ImGui window: "Grid of N###grid" (the part after ### names it in imgui.ini)
+    const char* menuLabel;     // "Grid of N", in the View menu
     const char* menuShortcut;  // shown beside the label (null: none)
     MenuSection section;
     bool shownAtFirst;  // before any settings file
@@ -86,7 +86,8 @@ struct PanelInfo {
 };
 
 inline constexpr std::array<PanelInfo, kPanelCount> kPanelTable = {{
-    // id, key, title, menu label, shortcut, section, shown, persists, step-through, focus order, focus label, place, opaque
+    // id, key, title, menu label, shortcut, section, shown at first, persists, step-through,
+    // focus order, focus label, place, opaque
     {PanelId::Setup, "setup", "Set-up###setup", "Set-up", nullptr, MenuSection::Main, true, true, false, 9, "Set-up",
      PanelPlace::Left, false},
     {PanelId::Result, "result", "Result###result", "Result", nullptr, MenuSection::Main, true, true, false, 8, "Result",

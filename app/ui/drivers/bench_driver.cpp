@@ -31,9 +31,10 @@ void printFrameTimes(App& app, const BenchOptions& bench, const std::vector<doub
     if (bench.recomputeEvery > 0)
         std::printf(", %d new results shown", results);
     std::printf("\n");
-    std::printf("ui-bench: the last frame drew %.0f%% of the window again (the rest was as the frame before), "
-                "%d windows hidden under an opaque one not drawn\n",
-                app.frameRenderer().redrawnLastFrame() * 100.0, app.frameRenderer().hiddenLastFrame());
+    std::printf(
+        "ui-bench: the last frame drew %.0f%% of the window again (the rest was as the frame before), "
+        "%d windows hidden under an opaque one not drawn\n",
+        app.frameRenderer().redrawnLastFrame() * 100.0, app.frameRenderer().hiddenLastFrame());
     if (bench.stepEvery > 0) {
         TraceSession& session = app.traceSession();
         const BlockReplay* replay = session.replay();

@@ -9,9 +9,9 @@
 namespace tilescope::ui {
 
 struct BenchOptions {
-    int frames = 300;        // frames timed
-    int recomputeEvery = 0;  // change the set-up every this many frames (0: never)
-    int stepEvery = 0;       // step the trace forward every this many frames (0: never)
+    int frames = 300;         // frames timed
+    int recomputeEvery = 0;   // change the set-up every this many frames (0: never)
+    int stepEvery = 0;        // step the trace forward every this many frames (0: never)
     bool panelCosts = false;  // then time each panel's drawing and rendering (PanelCosts)
 };
 

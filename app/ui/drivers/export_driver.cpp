@@ -17,8 +17,7 @@ int runExport(AppOptions options, const ExportRequest& request) {
     if (settled && app.answerLessonQuestion())
         settled = settle(app, deadline);
     if (!settled) {
-        std::fprintf(stderr, "tilescope: the trace was not in after %.0f s; nothing exported\n",
-                     kDriverTimeoutSeconds);
+        std::fprintf(stderr, "tilescope: the trace was not in after %.0f s; nothing exported\n", kDriverTimeoutSeconds);
         return static_cast<int>(ExitCode::Internal);
     }
     if (Status s = app.startExport(request); !s) {
