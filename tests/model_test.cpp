@@ -251,7 +251,7 @@ TEST(Inputs, BuiltInsAreCarriedInTheBinary) {
 TEST(Settings, RoundTripAndSurviveDamage) {
     ui::Settings s;
     s.lecture = true;
-    s.panels.device = false;
+    s.panels[ui::PanelId::Device] = false;
     s.setup.kernel = "conv1d_tiled";
     s.setup.preset = ui::MaskPreset::Custom;
     s.setup.radius = 1;
@@ -262,7 +262,7 @@ TEST(Settings, RoundTripAndSurviveDamage) {
     auto back = ui::settingsFromJson(ui::settingsToJson(s));
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(back->lecture, true);
-    EXPECT_EQ(back->panels.device, false);
+    EXPECT_EQ(back->panels[ui::PanelId::Device], false);
     EXPECT_EQ(back->setup, s.setup);
     EXPECT_EQ(back->compare, "conv1d_tiled_cached");
     // A kernel that does not exist is not compared with.
@@ -441,13 +441,13 @@ TEST(Settings, RememberTheKernelFile) {
     s.setup.kernel = std::string(ui::kOwnKernelKey);
     s.setup.droppedBarriers = {40};
     s.compare = "conv2d_basic";
-    s.panels.editor = true;
+    s.panels[ui::PanelId::Editor] = true;
     auto back = ui::settingsFromJson(ui::settingsToJson(s));
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(back->kernelFile, s.kernelFile);
     EXPECT_EQ(back->setup.kernel, "own");
     EXPECT_EQ(back->setup.droppedBarriers, std::vector<unsigned>{40});
-    EXPECT_TRUE(back->panels.editor);
+    EXPECT_TRUE(back->panels[ui::PanelId::Editor]);
     // "own" without a kernel file names nothing.
     EXPECT_EQ(ui::settingsFromJson(R"({"setup": {"kernel": "own"}})")->setup.kernel, ui::SetupState{}.kernel);
 }

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "api/runner.hpp"
-#include "core/planner.hpp"
 #include "app_driver.hpp"
+#include "core/planner.hpp"
 #include "gfx/colormap.hpp"
 #include "io/files.hpp"
 #include "io/image_file.hpp"
@@ -875,12 +875,12 @@ TEST_F(UiTest, DroppedBarriersAreCheckedOnTheCommandLineAndRemembered) {
     ui::Settings s;
     s.setup.droppedBarriers = {23, 99};  // 99 holds no barrier: forgotten
     s.setup.schedule = Schedule::Random;
-    s.panels.problems = false;
+    s.panels[ui::PanelId::Problems] = false;
     auto back = ui::settingsFromJson(ui::settingsToJson(s));
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(back->setup.droppedBarriers, (std::vector<unsigned>{23}));
     EXPECT_EQ(back->setup.schedule, Schedule::Random);
-    EXPECT_FALSE(back->panels.problems);
+    EXPECT_FALSE(back->panels[ui::PanelId::Problems]);
 }
 
 // [SECTION] The hardware panel

@@ -23,6 +23,13 @@
 #include "model/lesson.hpp"
 #include "model/setup_rules.hpp"
 #include "ui/app.hpp"
+#include "model/lesson.hpp"
+#include "model/panel_table.hpp"
+#include "model/setup_rules.hpp"
+#include "ui/drivers/bench_driver.hpp"
+#include "ui/drivers/export_driver.hpp"
+#include "ui/drivers/lesson_render_driver.hpp"
+#include "ui/drivers/screenshot_driver.hpp"
 #include "ui/exporter.hpp"
 
 namespace tilescope::cli {
@@ -42,9 +49,6 @@ std::string keys(auto range) {
 }
 
 // [SECTION] The options that put the app in a state
-
-constexpr const char* kPanelNames =
-    "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems, editor, charts";
 
 struct StateOptions {
     KernelOptions run;      // --kernel, --input, --mask, --radius, --block, --backend, --what-if
@@ -100,7 +104,7 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
                        "a second kernel to compare with, side by side (own: the --kernel-file)");
     command.add_flag("--lecture", o.lecture, "lecture-hall mode: large type, thick lines, high contrast");
     command.add_option("--size", o.windowSize, "the window's size in pixels, WxH (default 1600x900)");
-    command.add_option("--panels", o.panels, std::string("panels to show, comma-separated: ") + kPanelNames + ", or all");
+    command.add_option("--panels", o.panels, "panels to show, comma-separated: " + ui::panelNameList() + ", or all");
     command.add_option("--open-trace", o.openTrace,
                        "a trace file written by `tilescope trace --out` (on any machine): the step-through views step "
                        "through it, the hardware panel shows which SM ran each block");
@@ -129,7 +133,7 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
                     "show the selected thread's warp's K-th memory request (from 0), stepping by warp request from "
                     "the start")
         ->check(CLI::NonNegativeNumber);
-    command.add_option("--focus", o.focus, std::string("a panel that fills the window: ") + kPanelNames);
+    command.add_option("--focus", o.focus, "a panel that fills the window: " + ui::panelNameList());
     command.add_option("--lesson", o.lesson,
                        "a lesson: its name (tilescope lesson --list) or a lesson file; the lesson sets the kernel, "
                        "the input and the panels");
@@ -182,9 +186,9 @@ Result<std::pair<int, int>> parsePair(const std::string& text, char separator, c
     return badInput(std::string(what) + " '" + text + "' is not N or N" + separator + "M");
 }
 
-Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
+// The state the options put the app in (the driver of each command sets its mode).
+Result<ui::AppOptions> toAppOptions(const StateOptions& o) {
     ui::AppOptions options;
-    options.mode = mode;
     const ui::GpuStatus gpu = ui::queryGpu();
     ui::SetupState s = ui::demoSetup(gpu);
 
@@ -323,21 +327,20 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o, ui::AppMode mode) {
         options.lecture = true;
 
     if (!o.panels.empty()) {
-        ui::PanelVisibility panels{false, false, false, false, false, false, false,
-                                   false, false, false, false, false, false, false};
+        ui::PanelVisibility panels = ui::PanelVisibility::none();
         std::size_t start = 0;
         while (start <= o.panels.size()) {
             const std::size_t end = std::min(o.panels.find(',', start), o.panels.size());
             const std::string name = o.panels.substr(start, end - start);
             if (name == "all") {
-                for (const ui::PanelName& p : ui::panelNames())
-                    panels.*(p.flag) = true;
+                for (const ui::PanelInfo& p : ui::kPanelTable)
+                    panels[p.id] = true;
                 start = end + 1;
                 continue;
             }
-            bool* flag = ui::panelFlag(panels, name);
+            bool* flag = panels.find(name);
             if (!flag)
-                return badInput("unknown panel '" + name + "' in --panels (" + kPanelNames + ")");
+                return badInput("unknown panel '" + name + "' in --panels (" + ui::panelNameList() + ")");
             *flag = true;
             start = end + 1;
         }
@@ -452,23 +455,21 @@ int runLesson(const AppCommandState& state) {
     o.lecture = state.renderLecture;
     o.windowSize = state.renderSize;
     o.lesson = state.renderLesson;
-    auto options = toAppOptions(o, ui::AppMode::Screenshot);
+    auto options = toAppOptions(o);
     if (!options)
         return fail(options.error());
-    options->lessonRenderDir = state.renderDir;
-    ui::App app(std::move(*options));
-    return app.run();
+    return ui::renderLesson(std::move(*options), state.renderDir);
 }
 
 int runScreenshot(const AppCommandState& state) {
-    auto options = toAppOptions(state.screenshot, ui::AppMode::Screenshot);
+    auto options = toAppOptions(state.screenshot);
     if (!options)
         return fail(options.error());
-    options->screenshot = state.out;
-    options->layoutJson = state.layout;
-    options->thenOpen = state.thenOpen;
-    ui::App app(std::move(*options));
-    return app.run();
+    ui::ScreenshotOptions screenshot;
+    screenshot.png = state.out;
+    screenshot.layoutJson = state.layout;
+    screenshot.thenOpen = state.thenOpen;
+    return ui::runScreenshot(std::move(*options), screenshot);
 }
 
 int runExport(const AppCommandState& state) {
@@ -508,31 +509,29 @@ int runExport(const AppCommandState& state) {
     }
     if (Status s = ui::checkExportRequest(request); !s)
         return fail(s.error());
-    auto options = toAppOptions(state.exportState, ui::AppMode::Export);
+    auto options = toAppOptions(state.exportState);
     if (!options)
         return fail(options.error());
     if (options->panels) {  // the view is drawn to be read back
         ui::PanelVisibility& p = *options->panels;
-        p.grid |= request.view == ui::ExportView::Grid;
-        p.threads |= request.view == ui::ExportView::Threads;
-        p.shared |= request.view == ui::ExportView::Shared;
-        p.output |= request.view == ui::ExportView::Output;
+        p[ui::PanelId::Grid] |= request.view == ui::ExportView::Grid;
+        p[ui::PanelId::Threads] |= request.view == ui::ExportView::Threads;
+        p[ui::PanelId::Shared] |= request.view == ui::ExportView::Shared;
+        p[ui::PanelId::Output] |= request.view == ui::ExportView::Output;
     }
-    options->exportRequest = request;
-    ui::App app(std::move(*options));
-    return app.run();
+    return ui::runExport(std::move(*options), request);
 }
 
 int runBench(const AppCommandState& state) {
-    auto options = toAppOptions(state.bench, ui::AppMode::Bench);
+    auto options = toAppOptions(state.bench);
     if (!options)
         return fail(options.error());
-    options->frames = state.benchFrames;
-    options->recomputeEvery = state.recomputeEvery;
-    options->stepEvery = state.stepEvery;
-    options->panelCosts = state.panelCosts;
-    ui::App app(std::move(*options));
-    return app.run();
+    ui::BenchOptions bench;
+    bench.frames = state.benchFrames;
+    bench.recomputeEvery = state.recomputeEvery;
+    bench.stepEvery = state.stepEvery;
+    bench.panelCosts = state.panelCosts;
+    return ui::runBench(std::move(*options), bench);
 }
 
 }  // namespace

@@ -14,6 +14,9 @@
 #include "model/inputs.hpp"
 #include "model/masks.hpp"
 #include "trace/trace_index.hpp"
+#include "model/inputs.hpp"
+#include "model/masks.hpp"
+#include "model/panel_table.hpp"
 
 namespace tilescope::ui {
 
@@ -49,24 +52,6 @@ struct ViewState {
     // --request K: after K + 1 steps by warp request from the start (the
     // selected thread's warp's request K, from 0), as the > button takes it there.
     std::optional<long long> request;
-};
-
-struct PanelVisibility {
-    bool setup = true;
-    bool result = true;
-    bool device = true;
-    bool help = false;  // the keyboard shortcut overlay
-    // The step-through views (trace-driven).
-    bool grid = true;
-    bool threads = true;
-    bool shared = true;
-    bool output = false;
-    bool source = true;
-    bool counts = true;
-    bool hardware = false;  // the SMs' timeline of an instrumented GPU run
-    bool problems = true;   // races, accesses outside the arrays, wrong outputs
-    bool editor = false;    // the student's own kernel file
-    bool charts = false;    // the strategies compared over a sweep (ImPlot)
 };
 
 // What persists between runs (besides ImGui's own imgui.ini for window places).

@@ -22,16 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr PanelName kPanels[] = {
-    {"setup", &PanelVisibility::setup},     {"result", &PanelVisibility::result},
-    {"device", &PanelVisibility::device},   {"help", &PanelVisibility::help},
-    {"grid", &PanelVisibility::grid},       {"threads", &PanelVisibility::threads},
-    {"shared", &PanelVisibility::shared},   {"output", &PanelVisibility::output},
-    {"source", &PanelVisibility::source},   {"counts", &PanelVisibility::counts},
-    {"hardware", &PanelVisibility::hardware}, {"problems", &PanelVisibility::problems},
-    {"editor", &PanelVisibility::editor},   {"charts", &PanelVisibility::charts},
-};
-
 constexpr QuestionKindInfo kQuestions[] = {
     {QuestionKind::OutputsWritten, "outputs-written", false, "How many threads of this block write an output?"},
     {QuestionKind::GlobalLoads, "global-loads", false, "How many loads from global memory does this block make?"},
@@ -116,24 +106,6 @@ std::string coordsText(const std::array<int, 2>& c, int dims) {
 
 }  // namespace
 
-std::span<const PanelName> panelNames() {
-    return kPanels;
-}
-
-std::string panelNameList() {
-    std::string text;
-    for (const PanelName& p : kPanels)
-        text += (text.empty() ? "" : ", ") + std::string(p.key);
-    return text;
-}
-
-bool* panelFlag(PanelVisibility& panels, std::string_view key) {
-    for (const PanelName& p : kPanels)
-        if (p.key == key)
-            return &(panels.*(p.flag));
-    return nullptr;
-}
-
 std::span<const QuestionKindInfo> questionKinds() {
     return kQuestions;
 }
@@ -161,8 +133,9 @@ public:
     Parser(const fs::path& file) : m_file(file) {
         // A lesson starts on the CPU with the panels a step-through needs.
         m_state.setup.backend = Backend::Cpu;
-        m_state.panels = PanelVisibility{false, false, false, false, true, true, true, false, true, false,
-                                         false, false, false, false};
+        m_state.panels = PanelVisibility::none();
+        for (PanelId id : {PanelId::Grid, PanelId::Threads, PanelId::Shared, PanelId::Source})
+            m_state.panels[id] = true;
     }
 
     LessonRead run(std::string_view text) {
@@ -378,8 +351,7 @@ private:
                 m_state.at = *a;
             }
         } else if (key == "panels") {
-            PanelVisibility panels{false, false, false, false, false, false, false,
-                                   false, false, false, false, false, false, false};
+            PanelVisibility panels = PanelVisibility::none();
             for (std::string name : words(value)) {
                 if (!name.empty() && name.back() == ',')
                     name.pop_back();
@@ -390,7 +362,7 @@ private:
                     start = end + 1;
                     if (one.empty())
                         continue;
-                    if (bool* flag = panelFlag(panels, one))
+                    if (bool* flag = panels.find(one))
                         *flag = true;
                     else
                         error(line, "unknown panel '" + one + "' (the panels: " + panelNameList() + ")");
@@ -398,10 +370,10 @@ private:
             }
             m_state.panels = panels;
         } else if (key == "focus") {
-            PanelVisibility probe;
+            const PanelInfo* panel = findPanel(value);
             if (value == "none" || value.empty()) {
                 m_state.focus.clear();
-            } else if (!panelFlag(probe, value) || value == "help") {
+            } else if (!panel || panel->focusOrder < 0) {
                 error(line, "focus: unknown panel '" + value + "' (the panels: " + panelNameList() + "; or none)");
                 return;
             } else {
@@ -544,7 +516,7 @@ private:
         check();
         if (!m_step.focus.empty()) {
             // The focused panel is shown, whatever the panels line says.
-            if (bool* flag = panelFlag(m_step.panels, m_step.focus))
+            if (bool* flag = m_step.panels.find(m_step.focus))
                 *flag = true;
         }
         m_lesson.steps.push_back(std::move(m_step));

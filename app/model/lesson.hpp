@@ -28,16 +28,6 @@
 
 namespace tilescope::ui {
 
-// The panels by the names the command line and the lesson files use.
-struct PanelName {
-    std::string_view key;  // "grid"
-    bool PanelVisibility::*flag;
-};
-std::span<const PanelName> panelNames();
-// "setup, result, ..." for messages.
-std::string panelNameList();
-bool* panelFlag(PanelVisibility& panels, std::string_view key);
-
 enum class QuestionKind {
     OutputsWritten,   // how many threads of the selected block write an output
     GlobalLoads,      // how many global loads the selected block makes

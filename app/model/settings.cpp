@@ -55,18 +55,6 @@ std::filesystem::path defaultConfigDirectory() {
     return {};
 }
 
-
-// The panels whose visibility persists (the help overlay always starts closed).
-constexpr std::pair<const char*, bool PanelVisibility::*> kPersistedPanels[] = {
-    {"setup", &PanelVisibility::setup},       {"result", &PanelVisibility::result},
-    {"device", &PanelVisibility::device},     {"grid", &PanelVisibility::grid},
-    {"threads", &PanelVisibility::threads},   {"shared", &PanelVisibility::shared},
-    {"output", &PanelVisibility::output},     {"source", &PanelVisibility::source},
-    {"counts", &PanelVisibility::counts},     {"hardware", &PanelVisibility::hardware},
-    {"problems", &PanelVisibility::problems}, {"editor", &PanelVisibility::editor},
-    {"charts", &PanelVisibility::charts},
-};
-
 std::string settingsToJson(const Settings& s) {
     // Field by field rather than as nested initializer lists: clearer to
     // read, and GCC 12 with sanitizers mis-handles nlohmann's nested lists.
@@ -92,7 +80,10 @@ std::string settingsToJson(const Settings& s) {
     js["schedule"] = std::string(scheduleName(setup.schedule));
 
     json panels = json::object();
-    for (const auto& [name, flag] : kPersistedPanels) panels[name] = s.panels.*flag;
+    // The panels whose visibility persists (the help overlay always starts closed).
+    for (const PanelInfo& p : kPanelTable)
+        if (p.persists)
+            panels[std::string(p.key)] = s.panels[p.id];
 
     json j = json::object();
     j["version"] = kSettingsVersion;
@@ -111,7 +102,9 @@ Result<Settings> settingsFromJson(const std::string& text) {
     Settings s;
     s.lecture = field(j, "lecture", s.lecture);
     if (auto it = j.find("panels"); it != j.end()) {
-        for (const auto& [name, flag] : kPersistedPanels) s.panels.*flag = field(*it, name, s.panels.*flag);
+        for (const PanelInfo& p : kPanelTable)
+            if (p.persists)
+                s.panels[p.id] = field(*it, std::string(p.key).c_str(), s.panels[p.id]);
     }
     // The student's kernel file: its path; "own" names it as the kernel or the one compared with.
     s.kernelFile = field<std::string>(j, "kernelFile", "");

@@ -1,5 +1,6 @@
-// The App's part in exports (exporter.hpp): `tilescope export`'s run, the
-// frame read back each frame while an export runs, and File > Export....
+// The App's part in exports (exporter.hpp): an export started (File >
+// Export..., or the export driver), the frame read back each frame while it
+// runs, and the menu's item, progress and dialog.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -14,7 +15,6 @@
 #include "model/trace_session.hpp"
 #include "ui/app.hpp"
 #include "ui/export_dialog.hpp"
-#include "ui/panel_grid.hpp"
 #include "ui/panel_legend.hpp"
 
 namespace tilescope::ui {
@@ -26,21 +26,21 @@ Status App::startExport(const ExportRequest& request) {
     PanelVisibility& p = m_settings.panels;
     switch (request.view) {
         case ExportView::Grid:
-            p.grid = true;
+            p[PanelId::Grid] = true;
             break;
         case ExportView::Threads:
-            p.threads = true;
+            p[PanelId::Threads] = true;
             break;
         case ExportView::Shared:
-            p.shared = true;
+            p[PanelId::Shared] = true;
             break;
         case ExportView::Output:
-            p.output = true;
+            p[PanelId::Output] = true;
             break;
         case ExportView::Window:
             break;
     }
-    auto exporter = Exporter::start(request, *m_traceSession, m_theme, m_gridPanel->overlays());
+    auto exporter = Exporter::start(request, *m_traceSession, m_theme, m_gridOverlays);
     if (!exporter)
         return exporter.error();
     m_exporter = std::move(*exporter);
@@ -90,7 +90,7 @@ void App::endExport(Status status) {
         m_exportMessage = status.error().message;
     m_exportFailed = !status;
     m_exporter.reset();  // an unfinished writer removes its partial file
-    m_probe.setEnabled(m_options.probe || !m_options.layoutJson.empty());
+    m_probe.setEnabled(m_options.probe);
     if (m_options.mode == AppMode::Interactive && m_exportDialog)
         m_exportDialog->open();  // says what was written, or why not
 }
@@ -104,26 +104,9 @@ void App::captureExportFrame() {
         endExport(s);
 }
 
-int App::runExport() {
-    if (Status s = startExport(*m_options.exportRequest); !s) {
-        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
-        return static_cast<int>(s.error().code);
-    }
-    while (m_exporter) {
-        m_window->pollEvents();
-        frame();
-    }
-    if (m_exportFailed) {
-        std::fprintf(stderr, "tilescope: %s\n", m_exportMessage.c_str());
-        return static_cast<int>(ExitCode::BadInput);
-    }
-    std::fprintf(stderr, "tilescope: %s\n", m_exportMessage.c_str());
-    return 0;
-}
-
 void App::drawExportMenu() {
     if (!m_exporter) {
-        if (ImGui::MenuItem("Export...", nullptr, false, stepThroughShown() || m_openedTrace)) {
+        if (ImGui::MenuItem("Export...", nullptr, false, stepThroughShown() || m_openedTrace.trace)) {
             if (!m_exportDialog)
                 m_exportDialog = std::make_unique<ExportDialog>();
             m_exportMessage.clear();

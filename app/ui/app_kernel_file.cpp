@@ -63,16 +63,16 @@ std::string App::ownKernelLabel() const {
 
 // [SECTION] Opening
 
-void App::openKernelFileAtStart() {
-    m_kernelFile = std::make_unique<KernelFile>();
-    m_kernelFile->setOnDone([] { gfx::Window::wake(); });
+EditorCallbacks App::editorCallbacks() {
     EditorCallbacks callbacks;
     callbacks.compile = [this] { m_kernelFile->compile(); };
     callbacks.cancel = [this] { m_kernelFile->cancelCompile(); };
     callbacks.reload = [this] { m_kernelFile->reload(); };
     callbacks.open = [this](const std::string& path) { openKernelFile(path, true); };
-    callbacks.legend = [this](ImU32 colour, std::string label) { m_legend->addSwatch(colour, std::move(label)); };
-    m_editorPanel = std::make_unique<EditorPanel>(m_kernelFile->state(), m_theme, m_probe, std::move(callbacks));
+    return callbacks;
+}
+
+void App::openKernelFileAtStart() {
     setCurrentOwnKernel(nullptr);
 
     // --kernel-file, else the file open last time (when it is still there).
@@ -91,7 +91,7 @@ void App::openKernelFileAtStart() {
     // A set-up saved with a kernel file that is gone: back to the demo's kernel.
     if (!m_kernelFile->isOpen()) {
         if (isOwnKernel(m_settings.setup.kernel))
-            m_settings.setup.kernel = demoSetup(m_gpu).kernel;
+            m_settings.setup.kernel = demoSetup(m_run.gpu).kernel;
         if (isOwnKernel(m_options.view.compareKernel))
             m_options.view.compareKernel.clear();
     }
@@ -114,13 +114,13 @@ void App::openKernelFile(const std::string& path, bool choose) {
 
 void App::showEditor() {
     PanelVisibility& panels = m_settings.panels;
-    if (panels.editor || m_options.panels)  // --panels: the command line chose
+    if (panels[PanelId::Editor] || m_options.panels)  // --panels: the command line chose
         return;
     // The editor takes the source panel's place (it shows the same line),
     // and the device panel's share: lines of code want the height.
-    panels.editor = true;
-    panels.source = false;
-    panels.device = false;
+    panels[PanelId::Editor] = true;
+    panels[PanelId::Source] = false;
+    panels[PanelId::Device] = false;
 }
 
 void App::requestOpenKernel() {
@@ -166,8 +166,8 @@ void App::updateKernelFile() {
     const bool main = isOwnKernel(setup.kernel);
     const bool compared = isOwnKernel(m_options.view.compareKernel) && m_traceSession->comparing();
     const RunOutcome* outcome = nullptr;
-    if (kernel && main && m_outcome && m_outcome->job.own == kernel && outcomeIsCurrent())
-        outcome = m_outcome.get();
+    if (kernel && main && m_run.outcome && m_run.outcome->job.own == kernel && m_run.outcomeIsCurrent())
+        outcome = m_run.outcome.get();
     if (kernel && compared) {
         const TracedRun& run = m_traceSession->run(1);
         if (run.outcome && run.outcome->job.own == kernel && run.outcome->id == run.submittedId)
@@ -188,7 +188,7 @@ void App::updateKernelFile() {
         state.verdictText.clear();
     } else if (!outcome) {
         state.verdict = Verdict::Running;
-        state.verdictText = m_check.runnable() || compared ? "running your kernel..." : "";
+        state.verdictText = m_run.check.runnable() || compared ? "running your kernel..." : "";
     } else if (outcome->runError) {
         const std::string& message = outcome->runError->message;
         state.verdict = Verdict::Failed;
@@ -254,14 +254,14 @@ void App::adjustCheckForKernelFile() {
     const EditorState& state = m_kernelFile->state();
     if (!ownKernel()) {
         if (state.compile == CompileState::Compiling)
-            m_check.kernelProblem = "your kernel is compiling...";
+            m_run.check.kernelProblem = "your kernel is compiling...";
         else if (state.compile == CompileState::Failed)
-            m_check.kernelProblem = "your kernel does not compile: the Editor marks the line";
+            m_run.check.kernelProblem = "your kernel does not compile: the Editor marks the line";
         return;
     }
     // The launch is the student's launch()'s: the last run of this kernel knows it.
-    if (m_outcome && m_outcome->result && m_outcome->job.own == ownKernel())
-        m_check.plan = m_outcome->result->plan;
+    if (m_run.outcome && m_run.outcome->result && m_run.outcome->job.own == ownKernel())
+        m_run.check.plan = m_run.outcome->result->plan;
 }
 
 void App::prepareKernelFileJob(RunJob& job) const {
@@ -273,7 +273,7 @@ void App::prepareKernelFileJob(RunJob& job) const {
     job.kernel = ownKernelName(*job.own->info);
     // Checked at once (races, accesses outside the arrays, barriers), when
     // its trace surely fits the event budget: a few events per tap and output.
-    const auto shape = m_check.shape;
+    const auto shape = m_run.check.shape;
     if (!shape || m_kernelFileCheckOff)
         return;
     const double cells = static_cast<double>(shape->width) * std::max(shape->height, 1);

@@ -2,12 +2,13 @@
 // read at start, a step's configuration applied when the player moves (and
 // the user's own set-up given back when the lesson ends), the lesson bar
 // above the panels, the Lessons menu, the keys a presenter's clicker sends,
-// and a panel focused to fill the window.
+// a picture's answer to the step's question, and a panel focused to fill the
+// window.
 #include <imgui.h>
-#include <imgui_internal.h>  // the window with keyboard focus (Ctrl+F)
 
-#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <string>
 
 #include "model/lesson_player.hpp"
 #include "model/trace_session.hpp"
@@ -16,39 +17,10 @@
 
 namespace tilescope::ui {
 
-namespace {
-
-struct FocusTarget {
-    const char* key;
-    const char* label;
-    const char* window;  // the ImGui window name, as drawPanels() begins it
-};
-
-constexpr FocusTarget kFocusTargets[] = {
-    {"grid", "Grid of N", "Grid of N###grid"},
-    {"threads", "Threads", "Threads###threads"},
-    {"shared", "Shared and constant memory", "Shared and constant memory###shared"},
-    {"output", "Output P", "Output P###output"},
-    {"source", "Source", "Source###source"},
-    {"counts", "Counts", "Counts###counts"},
-    {"problems", "Problems", "Problems###problems"},
-    {"hardware", "Hardware", "Hardware###hardware"},
-    {"result", "Result", "Result###result"},
-    {"setup", "Set-up", "Set-up###setup"},
-    {"editor", "Editor", "Editor###editor"},
-    {"device", "Device", "Device###device"},
-    {"charts", "Charts", "Charts###charts"},
-};
-
-}  // namespace
-
 Status App::openLessonsAtStart() {
-    m_lessons = std::make_unique<LessonPlayer>();
-    m_lessonPanel = std::make_unique<LessonPanel>(*m_lessons, m_theme, m_probe);
     m_lessons->load(shippedLessons());
     if (!m_options.focus.empty()) {
-        PanelVisibility probe;
-        if (!panelFlag(probe, m_options.focus) || m_options.focus == "help")
+        if (const PanelInfo* panel = findPanel(m_options.focus); !panel || panel->focusOrder < 0)
             return badInput("--focus: unknown panel '" + m_options.focus + "' (the panels: " + panelNameList() + ")");
         setFocus(m_options.focus);
     }
@@ -85,19 +57,11 @@ Status App::openLessonsAtStart() {
     return success();
 }
 
-const LessonMarks* App::lessonMarks() const {
-    return m_lessons ? m_lessons->marks() : nullptr;
-}
-
-void App::toggleLessonCell(int x, int y) {
-    m_lessons->toggleCell({x, y});
-}
-
 void App::setFocus(const std::string& panel) {
-    // The panel focused until now goes back to its slot (placePanel marked it).
+    // The panel focused until now goes back to its place (placePanel marked it).
     m_focus = panel;
     if (!panel.empty())
-        if (bool* flag = panelFlag(m_settings.panels, panel))
+        if (bool* flag = m_settings.panels.find(panel))
             *flag = true;
 }
 
@@ -131,7 +95,7 @@ void App::applyLessonStep() {
     const Backend backend = m_settings.setup.backend;
     m_settings.setup = step->setup;
     // A lesson runs where the user runs: the GPU when it is chosen and present.
-    if (backend == Backend::Cuda && m_gpu.available)
+    if (backend == Backend::Cuda && m_run.gpu.available)
         m_settings.setup.backend = Backend::Cuda;
     m_settings.panels = step->panels;
     m_options.view.compareKernel.clear();
@@ -208,79 +172,42 @@ void App::drawFocusMenu() {
         return;
     if (ImGui::MenuItem("None: every panel in its place", "Esc", m_focus.empty()))
         setFocus("");
-    for (const FocusTarget& t : kFocusTargets)
-        if (ImGui::MenuItem(t.label, nullptr, m_focus == t.key))
-            setFocus(m_focus == t.key ? "" : t.key);
+    // In the order of the menu (PanelInfo::focusOrder).
+    for (int order = 0; order < static_cast<int>(kPanelCount); ++order)
+        for (const PanelInfo& p : kPanelTable)
+            if (p.focusOrder == order && ImGui::MenuItem(p.focusLabel, nullptr, m_focus == p.key))
+                setFocus(m_focus == p.key ? "" : std::string(p.key));
     ImGui::EndMenu();
 }
 
-bool App::placePanel(Slot slot, const char* windowName, const char* key) {
-    if (!m_focus.empty()) {
-        if (m_focus != key)
-            return false;
-        const Rect r = layoutSlot(Slot::Focus);
-        ImGui::SetNextWindowPos({r.x, r.y}, ImGuiCond_Always);
-        ImGui::SetNextWindowSize({r.w, r.h}, ImGuiCond_Always);
-        m_replace[static_cast<int>(slot)] = true;  // back to its slot when the focus ends
-        return true;
-    }
-    placeNextWindow(slot, windowName);
-    return true;
-}
-
-bool App::advanceLessonScreenshot() {
-    if (!m_lessons->active())
+bool App::answerLessonQuestion() {
+    if (!m_lessons->active() || m_lessonAnswered || (m_options.lessonAnswer.empty() && !m_options.lessonReveal))
         return false;
-    if (!m_lessonAnswered && (!m_options.lessonAnswer.empty() || m_options.lessonReveal)) {
-        m_lessonAnswered = true;
-        const LessonStep* step = m_lessons->step();
-        if (step && step->question && step->question->answeredByCells()) {
-            // "x,y x,y ...", as clicks on the grid would give.
-            std::string word;
-            auto take = [&] {
-                const std::size_t comma = word.find(',');
-                if (!word.empty())
-                    m_lessons->toggleCell({std::atoi(word.substr(0, comma).c_str()),
-                                           comma == std::string::npos ? 0 : std::atoi(word.substr(comma + 1).c_str())});
-                word.clear();
-            };
-            for (char c : m_options.lessonAnswer) {
-                if (c == ' ')
-                    take();
-                else
-                    word += c;
-            }
-            take();
-        } else {
-            m_lessons->typed() = m_options.lessonAnswer;
-        }
-        if (m_options.lessonReveal)
-            m_lessons->requestReveal();
-        return true;
-    }
-    if (m_options.lessonRenderDir.empty())
-        return false;
-    // lesson --render: this step (and, for a question, its answer revealed), then the next.
-    char name[64];
+    m_lessonAnswered = true;
     const LessonStep* step = m_lessons->step();
-    const bool revealed = m_lessons->revealed();
-    std::snprintf(name, sizeof name, "step-%02d%s", m_lessons->stepIndex() + 1, revealed ? "-revealed" : "");
-    if (const int code = finishScreenshot(m_options.lessonRenderDir / (std::string(name) + ".png"),
-                                          m_options.lessonRenderDir / (std::string(name) + ".json"));
-        code != 0) {
-        m_renderStatus = code;
-        return false;
+    if (step && step->question && step->question->answeredByCells()) {
+        // "x,y x,y ...", as clicks on the grid would give.
+        std::string word;
+        auto take = [&] {
+            const std::size_t comma = word.find(',');
+            if (!word.empty())
+                m_lessons->toggleCell({std::atoi(word.substr(0, comma).c_str()),
+                                       comma == std::string::npos ? 0 : std::atoi(word.substr(comma + 1).c_str())});
+            word.clear();
+        };
+        for (char c : m_options.lessonAnswer) {
+            if (c == ' ')
+                take();
+            else
+                word += c;
+        }
+        take();
+    } else {
+        m_lessons->typed() = m_options.lessonAnswer;
     }
-    ++m_renderedSteps;
-    if (step && step->question && !revealed) {
+    if (m_options.lessonReveal)
         m_lessons->requestReveal();
-        return true;
-    }
-    if (m_lessons->stepIndex() + 1 < m_lessons->stepCount()) {
-        m_lessons->go(m_lessons->stepIndex() + 1);
-        return true;
-    }
-    return false;
+    return true;
 }
 
 }  // namespace tilescope::ui

@@ -16,25 +16,26 @@
 #include <utility>
 
 #include "model/chart_series.hpp"
+#include "ui/panel.hpp"
 
 namespace tilescope::ui {
 
 struct Theme;
 class LayoutProbe;
 
-class ChartsPanel {
+class ChartsPanel : public Panel {
 public:
     // `onReady` is called on the sweep's thread when its result is in (the
     // app wakes its loop with it).
-    ChartsPanel(const Theme& theme, LayoutProbe& probe, std::function<void()> onReady = {})
-        : m_theme(theme), m_probe(probe), m_onReady(std::move(onReady)) {}
-    ~ChartsPanel();  // waits for a sweep in progress
+    explicit ChartsPanel(PanelContext context, std::function<void()> onReady = {})
+        : m_theme(context.theme), m_probe(context.probe), m_onReady(std::move(onReady)) {}
+    ~ChartsPanel() override;  // waits for a sweep in progress
     ChartsPanel(const ChartsPanel&) = delete;
     ChartsPanel& operator=(const ChartsPanel&) = delete;
 
-    void draw(bool* open);
+    void draw(bool* open) override;
     // The sweep is done (or failed), so the charts are what they will stay.
-    bool settled() const { return m_data.has_value(); }
+    bool settled() const override { return m_data.has_value(); }
 
 private:
     void drawCharts(const ChartData& data);

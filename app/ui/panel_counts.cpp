@@ -11,7 +11,11 @@
 #include "core/kernel_catalogue.hpp"
 #include "model/memory_view.hpp"
 #include "model/trace_session.hpp"
-#include "ui/app.hpp"
+#include "ui/layout_probe.hpp"
+#include "ui/opened_trace.hpp"
+#include "ui/panel_legend.hpp"
+#include "ui/run_status.hpp"
+#include "ui/theme.hpp"
 
 namespace tilescope::ui {
 
@@ -68,7 +72,7 @@ void CountsPanel::draw(bool* open) {
         ImGui::End();
         return;
     }
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     const int runs = session.runCount();
     if (!session.replay()) {
         ImGui::TextDisabled("no trace yet");
@@ -85,9 +89,9 @@ void CountsPanel::draw(bool* open) {
     };
     char line[256];
     if (session.showingFile()) {
-        disabled("counts from the trace file " + std::filesystem::path(m_app.openedTracePath()).filename().string() +
+        disabled("counts from the trace file " + std::filesystem::path(m_openedTrace.path).filename().string() +
                  " (recorded on " + session.replay()->trace().backend + ")");
-    } else if (const auto& outcome = m_app.outcome(); outcome && outcome->result) {
+    } else if (const auto& outcome = m_run.outcome; outcome && outcome->result) {
         std::snprintf(line, sizeof line, "%s: %.3f ms on %s", outcome->job.kernel.c_str(), outcome->result->millis,
                       backendName(outcome->result->backend));
         ImGui::TextWrapped("%s", line);
@@ -122,7 +126,7 @@ void CountsPanel::draw(bool* open) {
         for (std::size_t k = 0; k < lines.size(); ++k) {
             ImGui::Bullet();
             ImGui::TextWrapped("%s", lines[k].c_str());
-            m_app.probe().record("counts.cache." + std::to_string(i) + "." + std::to_string(k), ImGui::GetItemRectMin(),
+            m_context.probe.record("counts.cache." + std::to_string(i) + "." + std::to_string(k), ImGui::GetItemRectMin(),
                                  ImGui::GetItemRectMax(), lines[k]);
         }
     }
@@ -246,7 +250,7 @@ void CountsPanel::draw(bool* open) {
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(r.launch.c_str());
             // For tests: "<block> <launch>", as shown.
-            m_app.probe().record("counts.memory." + std::string(r.key) + (i > 0 ? "." + std::to_string(i) : ""),
+            m_context.probe.record("counts.memory." + std::string(r.key) + (i > 0 ? "." + std::to_string(i) : ""),
                                  blockMin, ImGui::GetItemRectMax(), r.block + " " + r.launch);
         }
     }

@@ -6,17 +6,25 @@
 // launch through the cache model (memory_view.hpp): made once per trace, with it.
 #pragma once
 
+#include "ui/panel.hpp"
+
 namespace tilescope::ui {
 
-class App;
+class TraceSession;
+struct RunStatus;
+struct OpenedTrace;
 
-class CountsPanel {
+class CountsPanel : public Panel {
 public:
-    explicit CountsPanel(App& app) : m_app(app) {}
-    void draw(bool* open);
+    CountsPanel(PanelContext context, TraceSession& session, const RunStatus& run, const OpenedTrace& openedTrace)
+        : m_context(context), m_session(session), m_run(run), m_openedTrace(openedTrace) {}
+    void draw(bool* open) override;
 
 private:
-    App& m_app;
+    PanelContext m_context;
+    TraceSession& m_session;
+    const RunStatus& m_run;
+    const OpenedTrace& m_openedTrace;
 };
 
 }  // namespace tilescope::ui

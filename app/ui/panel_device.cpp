@@ -6,7 +6,10 @@
 
 #include "api/limits.hpp"
 #include "api/runner.hpp"
-#include "ui/app.hpp"
+#include "ui/layout_probe.hpp"
+#include "ui/panel_legend.hpp"
+#include "ui/run_status.hpp"
+#include "ui/theme.hpp"
 
 namespace tilescope::ui {
 
@@ -15,8 +18,8 @@ void DevicePanel::draw(bool* open) {
         ImGui::End();
         return;
     }
-    const Theme& theme = m_app.theme();
-    const GpuStatus& gpu = m_app.gpu();
+    const Theme& theme = m_context.theme;
+    const GpuStatus& gpu = m_run.gpu;
     const DeviceLimits limits = currentLimits();
     pushHeadingFont(theme);
     ImGui::TextWrapped("%s", limits.name.c_str());
@@ -27,7 +30,7 @@ void DevicePanel::draw(bool* open) {
         ImGui::PopStyleColor();
     }
 
-    const SetupCheck& check = m_app.check();
+    const SetupCheck& check = m_run.check;
     if (!check.kernel) {
         ImGui::End();
         return;
@@ -49,7 +52,7 @@ void DevicePanel::draw(bool* open) {
         else
             ImGui::TextUnformatted(numbers.c_str());
         ImGui::TextWrapped("%s", row.constrains.c_str());
-        m_app.probe().record(("device.limit." + std::to_string(index++)).c_str(), ImGui::GetItemRectMin(),
+        m_context.probe.record(("device.limit." + std::to_string(index++)).c_str(), ImGui::GetItemRectMin(),
                              ImGui::GetItemRectMax(), row.limit + ": " + row.constrains);
     }
     if (plan && plan->whatIf) {

@@ -5,17 +5,20 @@
 // and the block edge, the tile, the mask and the grid have their reasons.
 #pragma once
 
+#include "ui/panel.hpp"
+
 namespace tilescope::ui {
 
-class App;
+struct RunStatus;
 
-class DevicePanel {
+class DevicePanel : public Panel {
 public:
-    explicit DevicePanel(App& app) : m_app(app) {}
-    void draw(bool* open);
+    DevicePanel(PanelContext context, const RunStatus& run) : m_context(context), m_run(run) {}
+    void draw(bool* open) override;
 
 private:
-    App& m_app;
+    PanelContext m_context;
+    const RunStatus& m_run;
 };
 
 }  // namespace tilescope::ui

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "ui/layout_probe.hpp"
+#include "ui/panel_legend.hpp"
 #include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/widgets.hpp"
@@ -309,8 +310,7 @@ void EditorPanel::drawText(float height) {
     if (current >= 1 && current <= lines) {
         const float y = lineTop(current);
         draw->AddRectFilled({origin.x, y}, {right, y + lineHeight}, withAlpha(palette.loadedByThread, 110));
-        if (m_callbacks.legend)
-            m_callbacks.legend(withAlpha(palette.loadedByThread, 110), "the selected thread's line");
+        m_legend.addSwatch(withAlpha(palette.loadedByThread, 110), "the selected thread's line");
         m_probe.record("editor.current", {origin.x, y}, {right, y + lineHeight}, std::to_string(current));
     }
     if (errorLine >= 1 && errorLine <= lines) {
@@ -321,9 +321,8 @@ void EditorPanel::drawText(float height) {
         const float radius = lineHeight * 0.36f;
         draw->AddCircleFilled(centre, radius + std::max(1.0f, m_theme.lineWidth), palette.problemCasing);
         draw->AddCircleFilled(centre, radius, palette.problem);
-        if (m_callbacks.legend)
-            m_callbacks.legend(palette.problem, m_state.errorFromRun ? "the line where the run failed"
-                                                                     : "the line of the compile error");
+        m_legend.addSwatch(palette.problem,
+                           m_state.errorFromRun ? "the line where the run failed" : "the line of the compile error");
         m_probe.record("editor.error.mark", {centre.x - radius, centre.y - radius},
                        {centre.x + radius, centre.y + radius}, std::to_string(errorLine));
         m_probe.record("editor.error.line", {origin.x + gutter, y}, {right, y + lineHeight}, std::to_string(errorLine));

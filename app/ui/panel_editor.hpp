@@ -6,8 +6,8 @@
 // in words under the text; after a compile, whether the kernel is right, and
 // what it printed (its first lines, in a section that folds).
 //
-// The panel knows only its EditorState, the theme, the layout probe and the
-// callbacks below: who compiles, runs and watches the file (KernelFile and
+// The panel knows only its EditorState, its PanelContext and the callbacks
+// below: who compiles, runs and watches the file (KernelFile and
 // the App) is none of its business.
 #pragma once
 
@@ -17,26 +17,26 @@
 #include <string>
 #include <utility>
 
+#include "exec/printout.hpp"
 #include "model/editor_state.hpp"
+#include "ui/panel.hpp"
 
 namespace tilescope::ui {
 
-struct Theme;
-class LayoutProbe;
 
 struct EditorCallbacks {
     std::function<void()> compile;                 // save, then compile off the UI thread
     std::function<void()> cancel;                  // stop the compile in progress
     std::function<void()> reload;                  // take the file's text from disk
     std::function<void(const std::string&)> open;  // another file
-    std::function<void(ImU32, std::string)> legend;  // explain a colour drawn this frame
 };
 
-class EditorPanel {
+class EditorPanel : public Panel {
 public:
-    EditorPanel(EditorState& state, const Theme& theme, LayoutProbe& probe, EditorCallbacks callbacks)
-        : m_state(state), m_theme(theme), m_probe(probe), m_callbacks(std::move(callbacks)) {}
-    void draw(bool* open);
+    EditorPanel(PanelContext context, EditorState& state, EditorCallbacks callbacks)
+        : m_state(state), m_theme(context.theme), m_probe(context.probe), m_legend(context.legend),
+          m_callbacks(std::move(callbacks)) {}
+    void draw(bool* open) override;
 
 private:
     void drawToolbar();
@@ -50,6 +50,7 @@ private:
     EditorState& m_state;
     const Theme& m_theme;
     LayoutProbe& m_probe;
+    LegendPanel& m_legend;
     EditorCallbacks m_callbacks;
     int m_cursorLine = -1;     // the text cursor's line in the last frame (the view follows it when it moves)
     int m_scrolledToLine = 0;  // the step-through line scrolled to last

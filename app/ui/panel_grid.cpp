@@ -12,11 +12,12 @@
 #include "model/lesson_player.hpp"
 #include "model/memory_view.hpp"
 #include "model/trace_session.hpp"
-#include "ui/app.hpp"
 #include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
+#include "ui/layout_probe.hpp"
 #include "ui/lesson_draw.hpp"
 #include "ui/panel_legend.hpp"
+#include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/widgets.hpp"
 
@@ -27,9 +28,9 @@ void GridPanel::draw(bool* open) {
         ImGui::End();
         return;
     }
-    TraceSession& session = m_app.traceSession();
-    const Theme& theme = m_app.theme();
-    if (drawSteppingBar(session, theme, m_app.probe())) {
+    TraceSession& session = m_session;
+    const Theme& theme = m_context.theme;
+    if (drawSteppingBar(session, theme, m_context.probe)) {
         // The overlays' switches in a popup: the canvas keeps the room (lecture mode).
         if (ImGui::Button("Overlays..."))
             ImGui::OpenPopup("overlays");
@@ -64,14 +65,14 @@ void GridPanel::draw(bool* open) {
             drawCanvas(i, {(space.x - gap * static_cast<float>(runs - 1)) / static_cast<float>(runs), space.y});
         }
     }
-    m_app.probe().recordWindow("grid.window");
+    m_context.probe.recordWindow("grid.window");
     ImGui::End();
 }
 
 void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     TracedRun& run = session.run(runIndex);
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     const Palette& palette = theme.palette;
     Canvas& canvas = m_canvas[static_cast<std::size_t>(runIndex)];
     ImGui::BeginGroup();
@@ -114,7 +115,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     // mode) or the window is resized before the user has zoomed: frame again.
     const bool resized = canvas.framedSize.x != size.x || canvas.framedSize.y != size.y;
     // A lesson step's pointed-at cells are framed too: what it points at is on screen.
-    const LessonMarks* pointing = runIndex == 0 ? m_app.lessonMarks() : nullptr;
+    const LessonMarks* pointing = runIndex == 0 ? m_lessons.marks() : nullptr;
     const std::vector<std::array<int, 2>> noMarks;
     const std::vector<std::array<int, 2>>& marked = pointing ? pointing->cells : noMarks;
     if ((canvas.framed != &replay || (resized && !canvas.moved) || marked != canvas.framedMarks) && m_zoomToBlock) {
@@ -178,9 +179,9 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     // Base, overlays and marks: the grid diagram (the SVG export draws the same).
     gfx::ColorMappedImage& base = m_overlays.heat ? canvas.heat : canvas.values;
     if (m_overlays.heat)
-        m_app.legend().addColourBar("global reads of N", gfx::ColorMap::Sequential, 0.0f,
+        m_context.legend.addColourBar("global reads of N", gfx::ColorMap::Sequential, 0.0f,
                                     static_cast<float>(std::max(canvas.maxReads, 1u)));
-    DrawListCanvas target(draw, theme.mono, textureId(base.texture(m_app.colorMapper())));
+    DrawListCanvas target(draw, theme.mono, textureId(base.texture(m_colorMapper)));
     GridScene scene;
     scene.replay = &replay;
     scene.cursor = cursor;
@@ -202,9 +203,9 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     placement.monoSize = theme.fontPixels;
     const GridLegend shown = drawGridDiagram(target, palette, theme, scene, m_overlays, placement);
     // A lesson's marks: the cells the step points at, the cells of an answer.
-    const LessonMarks* marks = runIndex == 0 ? m_app.lessonMarks() : nullptr;
+    const LessonMarks* marks = runIndex == 0 ? m_lessons.marks() : nullptr;
     if (marks)
-        drawLessonCellMarks(draw, theme, m_app.probe(), "grid", *marks, [&](int x, int y, ImVec2& a, ImVec2& b) {
+        drawLessonCellMarks(draw, theme, m_context.probe, "grid", *marks, [&](int x, int y, ImVec2& a, ImVec2& b) {
             const int row = trace.dims() == 2 ? y : 0;
             a = {zero.x + cell * static_cast<float>(x), zero.y + cell * static_cast<float>(row)};
             b = {a.x + cell, a.y + cell};
@@ -212,14 +213,14 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     draw->PopClipRect();
 
     if (runIndex == 0) {
-        m_app.probe().record("grid.cell0", cellMin(0, 0), cellMax(0, 0));
-        m_app.probe().record("grid.view", origin, {origin.x + size.x, origin.y + size.y});
+        m_context.probe.record("grid.cell0", cellMin(0, 0), cellMax(0, 0));
+        m_context.probe.record("grid.view", origin, {origin.x + size.x, origin.y + size.y});
         // The request drawn: each sector's outline (its first run of cells) and the label.
         for (std::size_t k = 0; k < shown.sectorBoxes.size(); ++k)
-            m_app.probe().record("grid.request.sector." + std::to_string(k), shown.sectorBoxes[k][0],
+            m_context.probe.record("grid.request.sector." + std::to_string(k), shown.sectorBoxes[k][0],
                                  shown.sectorBoxes[k][1]);
         if (!shown.requestText.empty())
-            m_app.probe().record("grid.request.label", shown.requestLabel[0], shown.requestLabel[1], shown.requestText);
+            m_context.probe.record("grid.request.label", shown.requestLabel[0], shown.requestLabel[1], shown.requestText);
     }
 
     // Hover: the cell's value and what it is to the block; click: select.
@@ -249,7 +250,7 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
             ImGui::EndTooltip();
             if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16.0f) {
                 if (picking)
-                    m_app.toggleLessonCell(hx, hy);
+                    m_lessons.toggleCell({hx, hy});
                 else if (inside)
                     session.selectOutput(hx, hy);
             }
@@ -261,11 +262,11 @@ void GridPanel::drawCanvas(int runIndex, ImVec2 size) {
     if (runIndex == 0) {
         for (const LegendSwatch& swatch : gridLegendSwatches(palette, shown, m_overlays)) {
             if (swatch.outline)
-                m_app.legend().addOutline(swatch.colour, swatch.label);
+                m_context.legend.addOutline(swatch.colour, swatch.label);
             else
-                m_app.legend().addSwatch(swatch.colour, swatch.label);
+                m_context.legend.addSwatch(swatch.colour, swatch.label);
         }
-        LegendPanel& legend = m_app.legend();
+        LegendPanel& legend = m_context.legend;
         if (marks && !marks->cells.empty())
             legend.addSwatch(palette.pointer, "the lesson points here (brackets)");
         if (marks && marks->grade && marks->expected && marks->expected->byCells) {

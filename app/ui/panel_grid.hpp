@@ -16,17 +16,20 @@
 #include "gfx/texture.hpp"
 #include "trace/trace_index.hpp"
 #include "ui/grid_diagram.hpp"
+#include "ui/panel.hpp"
 
 namespace tilescope::ui {
 
-class App;
+class TraceSession;
+class LessonPlayer;
 
-class GridPanel {
+class GridPanel : public Panel {
 public:
-    explicit GridPanel(App& app) : m_app(app) {}
-    void draw(bool* open);
-    // The overlays' switches as the user left them (the SVG export draws the same).
-    const GridOverlays& overlays() const { return m_overlays; }
+    GridPanel(PanelContext context, TraceSession& session, LessonPlayer& lessons, gfx::ColorMapper& colorMapper,
+              GridOverlays& overlays)
+        : m_context(context), m_session(session), m_lessons(lessons), m_colorMapper(colorMapper),
+          m_overlays(overlays) {}
+    void draw(bool* open) override;
 
 private:
     struct Canvas {
@@ -43,9 +46,13 @@ private:
     };
     void drawCanvas(int run, ImVec2 size);
 
-    App& m_app;
+    PanelContext m_context;
+    TraceSession& m_session;
+    LessonPlayer& m_lessons;  // the cells a lesson's step points at; a question answered by clicking cells
+    gfx::ColorMapper& m_colorMapper;
+    // The overlays' switches as the user leaves them: held outside, because the SVG export draws the same.
+    GridOverlays& m_overlays;
     std::array<Canvas, 2> m_canvas;
-    GridOverlays m_overlays;
     bool m_zoomToBlock = true;
 };
 

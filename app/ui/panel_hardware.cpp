@@ -13,7 +13,11 @@
 #include "model/trace_session.hpp"
 #include "trace/trace.hpp"
 #include "trace/trace_index.hpp"
-#include "ui/app.hpp"
+#include "model/trace_session.hpp"
+#include "ui/layout_probe.hpp"
+#include "ui/opened_trace.hpp"
+#include "ui/panel_legend.hpp"
+#include "ui/theme.hpp"
 
 namespace tilescope::ui {
 
@@ -53,22 +57,22 @@ void HardwarePanel::draw(bool* open) {
         ImGui::End();
         return;
     }
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     const Palette& palette = theme.palette;
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
 
     // Which trace: the opened file's, else the step-through views' own.
-    const Trace* trace = m_app.openedTrace();
+    const Trace* trace = m_openedTrace.trace.get();
     std::string source;
-    if (!m_app.openedTraceProblem().empty()) {
-        ImGui::TextColored(palette.error, "%s", m_app.openedTraceProblem().c_str());
-        m_app.probe().record("hardware.message", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
-                             m_app.openedTraceProblem());
+    if (!m_openedTrace.problem.empty()) {
+        ImGui::TextColored(palette.error, "%s", m_openedTrace.problem.c_str());
+        m_context.probe.record("hardware.message", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                             m_openedTrace.problem);
         ImGui::End();
         return;
     }
     if (trace) {
-        source = m_app.openedTracePath();
+        source = m_openedTrace.path;
     } else if (const auto& model = session.run(0).model) {
         trace = &model->trace();
     }
@@ -79,7 +83,7 @@ void HardwarePanel::draw(bool* open) {
     }
     if (trace->hardware.empty()) {
         ImGui::TextWrapped("%s", kNoSms);
-        m_app.probe().record("hardware.message", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), kNoSms);
+        m_context.probe.record("hardware.message", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), kNoSms);
         ImGui::End();
         return;
     }
@@ -135,7 +139,7 @@ void HardwarePanel::draw(bool* open) {
             draw->AddRectFilled({plotX0, y0}, {plotX1, y0 + rowHeight}, rowShade);
         const std::string label = "SM " + std::to_string(sm);
         draw->AddText({origin.x, y0 + (rowHeight - line) * 0.5f}, textColour, label.c_str());
-        m_app.probe().record("hardware.sm" + std::to_string(sm), {plotX0, y0}, {plotX1, y0 + rowHeight},
+        m_context.probe.record("hardware.sm" + std::to_string(sm), {plotX0, y0}, {plotX1, y0 + rowHeight},
                              std::to_string(row));
     }
 
@@ -161,7 +165,7 @@ void HardwarePanel::draw(bool* open) {
         if (size.x + 4.0f <= x1 - x0 && size.y <= y1 - y0)
             draw->AddText({(x0 + x1 - size.x) * 0.5f, (y0 + y1 - size.y) * 0.5f}, labelOn(fill), label.c_str());
         const unsigned linear = trace->linearBlock(h.block);
-        m_app.probe().record("hardware.block" + std::to_string(linear), {x0, y0}, {x1, y1},
+        m_context.probe.record("hardware.block" + std::to_string(linear), {x0, y0}, {x1, y1},
                              "sm " + std::to_string(h.sm) + (isSelected ? " selected" : ""));
         if (ImGui::IsWindowHovered() && mouse.x >= x0 && mouse.x < x1 && mouse.y >= y0 && mouse.y < y1)
             hovered = &h;

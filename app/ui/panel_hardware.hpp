@@ -10,17 +10,23 @@
 // panel then says why in one line instead of drawing.
 #pragma once
 
+#include "ui/panel.hpp"
+
 namespace tilescope::ui {
 
-class App;
+class TraceSession;
+struct OpenedTrace;
 
-class HardwarePanel {
+class HardwarePanel : public Panel {
 public:
-    explicit HardwarePanel(App& app) : m_app(app) {}
-    void draw(bool* open);
+    HardwarePanel(PanelContext context, TraceSession& session, const OpenedTrace& openedTrace)
+        : m_context(context), m_session(session), m_openedTrace(openedTrace) {}
+    void draw(bool* open) override;
 
 private:
-    App& m_app;
+    PanelContext m_context;
+    TraceSession& m_session;
+    const OpenedTrace& m_openedTrace;  // its hardware record, when a trace file is open
 };
 
 }  // namespace tilescope::ui

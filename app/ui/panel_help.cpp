@@ -3,7 +3,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // BringWindowToDisplayFront: above the legend too
 
-#include "ui/app.hpp"
+#include "ui/layout_probe.hpp"
+#include "ui/theme.hpp"
 
 namespace tilescope::ui {
 
@@ -19,10 +20,10 @@ void HelpPanel::draw(bool* open) {
         if (ImGui::BeginTable("shortcuts", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH)) {
             ImGui::TableSetupColumn("Keys", ImGuiTableColumnFlags_WidthFixed);
             ImGui::TableSetupColumn("Does", ImGuiTableColumnFlags_WidthStretch);
-            for (const Shortcut& s : m_app.shortcuts()) {
+            for (const Shortcut& s : m_shortcuts) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                pushMonoFont(m_app.theme());
+                pushMonoFont(m_context.theme);
                 ImGui::TextUnformatted(s.keys);
                 ImGui::PopFont();
                 ImGui::TableNextColumn();
@@ -33,7 +34,7 @@ void HelpPanel::draw(bool* open) {
         ImGui::Spacing();
         ImGui::TextDisabled("Drop an image or .npy file on the window to use it as the input.");
         ImGui::TextDisabled("Hover over a cell of an image to read its value.");
-        m_app.probe().record(
+        m_context.probe.record(
             "help", ImGui::GetWindowPos(),
             {ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y + ImGui::GetWindowHeight()});
     }

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "ui/app.hpp"
+#include "gfx/texture.hpp"
 #include "ui/image_view.hpp"
+#include "ui/layout_probe.hpp"
+#include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {
@@ -43,7 +45,7 @@ void LegendPanel::addColourSet(std::vector<ImU32> colours, std::string label) {
 }
 
 void LegendPanel::drawBar(const Bar& bar, int index) {
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_theme;
     const float barWidth = theme.fontPixels * 9.0f;
     const float barHeight = ImGui::GetTextLineHeight();
 
@@ -52,7 +54,7 @@ void LegendPanel::drawBar(const Bar& bar, int index) {
     const std::string low = shortValue(bar.low), high = shortValue(bar.high);
     ImGui::TextUnformatted(low.c_str());
     ImGui::SameLine();
-    const GLuint texture = m_app.colorMapper().colormapTexture(bar.map).id();
+    const GLuint texture = m_colorMapper.colormapTexture(bar.map).id();
     const ImVec2 at = ImGui::GetCursorScreenPos();
     beginOwnTextureFiltering(ImGui::GetWindowDrawList());
     ImGui::Image(textureId(texture), {barWidth, barHeight});
@@ -65,7 +67,7 @@ void LegendPanel::drawBar(const Bar& bar, int index) {
         const float mid = at.x + barWidth * 0.5f;
         draw->AddLine({mid, at.y - 3}, {mid, at.y + barHeight + 3}, theme.palette.frame, theme.lineWidth);
     }
-    m_app.probe().record("legend.bar." + std::to_string(index), at, {at.x + barWidth, at.y + barHeight}, bar.label);
+    m_probe.record("legend.bar." + std::to_string(index), at, {at.x + barWidth, at.y + barHeight}, bar.label);
     ImGui::SameLine();
     ImGui::TextUnformatted(high.c_str());
     if (bar.map == gfx::ColorMap::Diverging) {
@@ -75,7 +77,7 @@ void LegendPanel::drawBar(const Bar& bar, int index) {
 }
 
 void LegendPanel::draw() {
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_theme;
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos({viewport->WorkPos.x, viewport->WorkPos.y + viewport->WorkSize.y}, ImGuiCond_Always,
                             {0.0f, 1.0f});
@@ -127,7 +129,7 @@ void LegendPanel::draw() {
                 draw->AddRectFilled(at, {at.x + box, at.y + box}, s.colour);
             }
             draw->AddRect(at, {at.x + boxWidth, at.y + box}, theme.palette.frame, 0.0f, theme.lineWidth * 0.75f);
-            m_app.probe().record("legend.swatch", at, {at.x + boxWidth, at.y + box}, s.label);
+            m_probe.record("legend.swatch", at, {at.x + boxWidth, at.y + box}, s.label);
             ImGui::Dummy({boxWidth, box});
             ImGui::SameLine();
             ImGui::TextUnformatted(s.label.c_str());
@@ -140,7 +142,7 @@ void LegendPanel::draw() {
         place(ImGui::CalcTextSize(hint).x);
         ImGui::TextDisabled("%s", hint);
         m_height = ImGui::GetWindowHeight();
-        m_app.probe().record(
+        m_probe.record(
             "legend", ImGui::GetWindowPos(),
             {ImGui::GetWindowPos().x + ImGui::GetWindowWidth(), ImGui::GetWindowPos().y + ImGui::GetWindowHeight()});
     }

@@ -11,13 +11,19 @@
 
 #include "gfx/colormap.hpp"
 
+namespace tilescope::gfx {
+class ColorMapper;
+}
+
 namespace tilescope::ui {
 
-class App;
+struct Theme;
+class LayoutProbe;
 
 class LegendPanel {
 public:
-    explicit LegendPanel(App& app) : m_app(app) {}
+    LegendPanel(const Theme& theme, LayoutProbe& probe, gfx::ColorMapper& colorMapper)
+        : m_theme(theme), m_probe(probe), m_colorMapper(colorMapper) {}
 
     void beginFrame();
     // `label` names the array ("Input N"); low and high are the map's ends.
@@ -47,7 +53,9 @@ private:
     };
     void drawBar(const Bar& bar, int index);
 
-    App& m_app;
+    const Theme& m_theme;
+    LayoutProbe& m_probe;
+    gfx::ColorMapper& m_colorMapper;  // the colour bars' textures
     std::vector<Bar> m_bars;
     std::vector<Swatch> m_swatches;
     float m_height = 0.0f;

@@ -9,21 +9,22 @@
 #include <vector>
 
 #include "model/trace_session.hpp"
-#include "ui/app.hpp"
 #include "ui/image_view.hpp"
+#include "ui/layout_probe.hpp"
 #include "ui/panel_legend.hpp"
+#include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {
 
 void OutputPanel::draw(bool* open) {
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     const BlockReplay* replay = session.replay();
     const TracedRun& run = session.run(0);
     if (!beginStepThroughPanel("Output P###output", open, replay && run.outcome && run.outcome->result, session))
         return;
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     const Palette& palette = theme.palette;
     const Cursor cursor = session.cursor();
     const BlockGeometry& g = replay->geometry();
@@ -43,7 +44,7 @@ void OutputPanel::draw(bool* open) {
                       output.data.size(), marked ? " (outlined)" : "",
                       run.outcome->nanCount ? "; grey: not a number" : "");
         colouredText(theme.palette.error, text);
-        m_app.probe().record("output.wrong", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
+        m_context.probe.record("output.wrong", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
     }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float cell = std::clamp(std::min(avail.x / static_cast<float>(width), avail.y / static_cast<float>(height)),
@@ -69,7 +70,7 @@ void OutputPanel::draw(bool* open) {
                   {origin.x + cell * g.computed.x1, origin.y + cell * g.computed.y1}, palette.outputTile, 0.0f,
                   std::max(2.0f, theme.lineWidth * 2.0f));
     draw->AddRect(origin, {origin.x + cell * width, origin.y + cell * height}, palette.frame, 0.0f, theme.lineWidth);
-    m_app.probe().record("output.cell0", origin, {origin.x + cell, origin.y + cell}, std::to_string(width));
+    m_context.probe.record("output.cell0", origin, {origin.x + cell, origin.y + cell}, std::to_string(width));
     // Every output that differs from the reference (in any block: the whole
     // launch ran), outlined over whatever the cursor has drawn so far.
     const std::vector<std::uint32_t>& wrong = run.outcome->wrongPixels;
@@ -80,9 +81,9 @@ void OutputPanel::draw(bool* open) {
             const ImVec2 a{origin.x + cell * x, origin.y + cell * y};
             wrongOutputMark(draw, theme, a, {a.x + cell, a.y + cell});
         }
-        m_app.legend().addSwatch(palette.problem, kWrongOutputLabel);
+        m_context.legend.addSwatch(palette.problem, kWrongOutputLabel);
     }
-    m_app.probe().recordWindow("output.window");
+    m_context.probe.recordWindow("output.window");
     ImGui::End();
 }
 

@@ -1,17 +1,20 @@
 // The output view: P as the selected block has written it up to the cursor.
 #pragma once
 
+#include "ui/panel.hpp"
+
 namespace tilescope::ui {
 
-class App;
+class TraceSession;
 
-class OutputPanel {
+class OutputPanel : public Panel {
 public:
-    explicit OutputPanel(App& app) : m_app(app) {}
-    void draw(bool* open);
+    OutputPanel(PanelContext context, TraceSession& session) : m_context(context), m_session(session) {}
+    void draw(bool* open) override;
 
 private:
-    App& m_app;
+    PanelContext m_context;
+    TraceSession& m_session;
 };
 
 }  // namespace tilescope::ui

@@ -15,17 +15,19 @@
 #include <cstddef>
 #include <optional>
 
+#include "ui/panel.hpp"
+
 namespace tilescope::ui {
 
 class TraceSession;
 class LayoutProbe;
 struct Theme;
 
-class ProblemsPanel {
+class ProblemsPanel : public Panel {
 public:
-    ProblemsPanel(TraceSession& session, const Theme& theme, LayoutProbe& probe)
-        : m_session(session), m_theme(theme), m_probe(probe) {}
-    void draw(bool* open);
+    ProblemsPanel(PanelContext context, TraceSession& session)
+        : m_session(session), m_theme(context.theme), m_probe(context.probe) {}
+    void draw(bool* open) override;
 
 private:
     void drawKind(int kind, std::size_t begin, std::size_t end);

@@ -10,9 +10,11 @@
 
 #include "core/kernel_catalogue.hpp"
 #include "own/own_kernel.hpp"
-#include "ui/app.hpp"
 #include "ui/image_view.hpp"
+#include "ui/layout_probe.hpp"
 #include "ui/panel_legend.hpp"
+#include "ui/run_status.hpp"
+#include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/widgets.hpp"
 
@@ -102,21 +104,21 @@ void ResultPanel::take(const std::shared_ptr<const RunOutcome>& outcome) {
 }
 
 void ResultPanel::draw(bool* open) {
-    if (const auto& latest = m_app.outcome(); latest && latest != m_shown)
+    if (const auto& latest = m_run.outcome; latest && latest != m_shown)
         take(latest);
     if (!ImGui::Begin("Result###result", open)) {
         ImGui::End();
         return;
     }
-    const Theme& theme = m_app.theme();
-    const SetupCheck& check = m_app.check();
+    const Theme& theme = m_context.theme;
+    const SetupCheck& check = m_run.check;
     if (!check.runnable()) {
-        problemMessage(theme, m_app.probe(), "result.problem", "Cannot run: " + check.firstProblem());
+        problemMessage(theme, m_context.probe, "result.problem", "Cannot run: " + check.firstProblem());
         if (m_good)
             lastGoodNote("Below");
     }
     if (!m_drawProblem.empty())
-        problemMessage(theme, m_app.probe(), "result.problem.draw", m_drawProblem);
+        problemMessage(theme, m_context.probe, "result.problem.draw", m_drawProblem);
     drawImages();
     drawStatus();
     ImGui::End();
@@ -131,11 +133,11 @@ void ResultPanel::lastGoodNote(const char* where) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopStyleColor();
-    m_app.probe().record("result.last-good", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
+    m_context.probe.record("result.last-good", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
 }
 
 void ResultPanel::drawImages() {
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     if (!m_good || (m_inputImage.empty() && m_outputImage.empty()))
         return;
     const KernelInfo* kernel = m_good->job.own ? m_good->job.own->info : findKernel(m_good->job.kernel);
@@ -164,10 +166,10 @@ void ResultPanel::drawImages() {
     };
     auto legendFor = [&](const std::string& label, const gfx::ColorMappedImage& image) {
         if (image.channels() == 3)
-            m_app.legend().addColourBar(label + " (each of R, G, B)", gfx::ColorMap::Sequential, image.low(),
+            m_context.legend.addColourBar(label + " (each of R, G, B)", gfx::ColorMap::Sequential, image.low(),
                                         image.high());
         else
-            m_app.legend().addColourBar(label, image.map(), image.low(), image.high());
+            m_context.legend.addColourBar(label, image.map(), image.low(), image.high());
     };
 
     bool& markedWrong = m_wrongMarked;
@@ -178,15 +180,15 @@ void ResultPanel::drawImages() {
         // Stacked, the same cell size: P[i] sits right under N[i].
         const float cell = fitCell(w, 1, {space.x, (space.y - 5.5f * line) / 2}, maxCell);
         caption(n, "Input", m_inputImage);
-        const auto in = drawImageView("input", m_inputImage, m_app.colorMapper(), input, n.c_str(), cell, theme);
-        m_app.probe().record("result.input", in.min, in.max());
+        const auto in = drawImageView("input", m_inputImage, m_colorMapper, input, n.c_str(), cell, theme);
+        m_context.probe.record("result.input", in.min, in.max());
         drawIndexRuler(in, theme);
         ImGui::Spacing();
         if (!m_outputImage.empty()) {
             caption(p, "Output", m_outputImage);
             const auto out =
-                drawImageView("output", m_outputImage, m_app.colorMapper(), m_output.get(), p.c_str(), cell, theme);
-            m_app.probe().record("result.output", out.min, out.max());
+                drawImageView("output", m_outputImage, m_colorMapper, m_output.get(), p.c_str(), cell, theme);
+            m_context.probe.record("result.output", out.min, out.max());
             markedWrong = outlineWrong(out, m_good->wrongPixels, theme);
             drawIndexRuler(out, theme);
         }
@@ -195,8 +197,8 @@ void ResultPanel::drawImages() {
         const float columnWidth = std::max(cell * w, theme.fontPixels * 10.0f);
         ImGui::BeginGroup();
         caption(n, "Input", m_inputImage);
-        const auto in = drawImageView("input", m_inputImage, m_app.colorMapper(), input, n.c_str(), cell, theme);
-        m_app.probe().record("result.input", in.min, in.max());
+        const auto in = drawImageView("input", m_inputImage, m_colorMapper, input, n.c_str(), cell, theme);
+        m_context.probe.record("result.input", in.min, in.max());
         ImGui::EndGroup();
         if (!m_outputImage.empty()) {
             ImGui::SameLine(0.0f, 0.0f);
@@ -204,8 +206,8 @@ void ResultPanel::drawImages() {
             ImGui::BeginGroup();
             caption(p, "Output", m_outputImage);
             const auto out =
-                drawImageView("output", m_outputImage, m_app.colorMapper(), m_output.get(), p.c_str(), cell, theme);
-            m_app.probe().record("result.output", out.min, out.max());
+                drawImageView("output", m_outputImage, m_colorMapper, m_output.get(), p.c_str(), cell, theme);
+            m_context.probe.record("result.output", out.min, out.max());
             markedWrong = outlineWrong(out, m_good->wrongPixels, theme);
             ImGui::EndGroup();
         }
@@ -214,13 +216,13 @@ void ResultPanel::drawImages() {
     if (!m_outputImage.empty())
         legendFor("Output " + p, m_outputImage);
     if (markedWrong)
-        m_app.legend().addSwatch(theme.palette.problem, kWrongOutputLabel);
+        m_context.legend.addSwatch(theme.palette.problem, kWrongOutputLabel);
 }
 
 void ResultPanel::drawStatus() {
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     ImGui::Spacing();
-    const RunProgress progress = m_app.runner().progress();
+    const RunProgress progress = m_runner.progress();
     if (progress.busy) {
         char overlay[128];
         const float fraction = progress.blocksTotal
@@ -234,7 +236,7 @@ void ResultPanel::drawStatus() {
         ImGui::ProgressBar(fraction, {-theme.fontPixels * 6.0f, 0.0f}, overlay);
         ImGui::SameLine();
         if (ImGui::Button("Cancel"))
-            m_app.runner().cancel();
+            m_runner.cancel();
     }
     if (!m_shown) {
         if (!progress.busy)
@@ -242,17 +244,17 @@ void ResultPanel::drawStatus() {
         return;
     }
     const RunOutcome& o = *m_shown;
-    if (!m_app.outcomeIsCurrent() && !progress.busy && m_app.check().runnable())
+    if (!m_run.outcomeIsCurrent() && !progress.busy && m_run.check.runnable())
         ImGui::TextDisabled("(an earlier set-up)");
     if (o.inputError || o.cancelled || o.runError) {
         if (o.inputError)
-            problemMessage(theme, m_app.probe(), "result.problem.input",
+            problemMessage(theme, m_context.probe, "result.problem.input",
                            "The input could not be read: " + o.inputError->message);
         else if (o.cancelled)
             colouredText(theme.palette.warning, "Cancelled. F5 runs it again.");
         else
-            problemMessage(theme, m_app.probe(), "result.problem.run", inAppWords(o.runError->message));
-        if (m_good && m_good != m_shown && m_app.check().runnable())
+            problemMessage(theme, m_context.probe, "result.problem.run", inAppWords(o.runError->message));
+        if (m_good && m_good != m_shown && m_run.check.runnable())
             lastGoodNote("Above");
         return;
     }
@@ -260,7 +262,7 @@ void ResultPanel::drawStatus() {
         return;
     const RunResult& r = *o.result;
     if (!r.gpuFailure.empty())
-        problemMessage(theme, m_app.probe(), "result.problem.gpu",
+        problemMessage(theme, m_context.probe, "result.problem.gpu",
                        "The GPU failed: " + r.gpuFailure + ". The CPU executor ran the same launch instead.");
     const char* backend = r.backend == Backend::Cuda ? "CUDA" : "the CPU";
     char ran[320];
@@ -270,7 +272,7 @@ void ResultPanel::drawStatus() {
     else
         std::snprintf(ran, sizeof ran, "%s ran on %s in %.3f ms.", o.job.kernel.c_str(), backend, r.millis);
     ImGui::TextWrapped("%s", ran);
-    m_app.probe().record("result.backend", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ran);
+    m_context.probe.record("result.backend", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ran);
     // Barriers left out: a race demonstration, said in words.
     if (o.job.drop.any()) {
         std::string lines;
@@ -291,7 +293,7 @@ void ResultPanel::drawStatus() {
                        ")";
         dropped += ".";
         colouredText(theme.palette.warning, dropped);
-        m_app.probe().record("result.dropped", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), dropped);
+        m_context.probe.record("result.dropped", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), dropped);
     }
     // A NaN differs by no number at all: the count of wrong outputs decides.
     const bool agrees = o.wrongCount == 0 && o.maxDifference <= o.tolerance;
@@ -314,7 +316,7 @@ void ResultPanel::drawStatus() {
                       agrees ? "\xE2\x9C\x93" : "\xE2\x9C\x97", o.maxDifference, o.tolerance);
     colouredText(agrees ? theme.palette.good : theme.palette.error, text);
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    m_app.probe().record("result.status", a, b, text);
+    m_context.probe.record("result.status", a, b, text);
 }
 
 }  // namespace tilescope::ui

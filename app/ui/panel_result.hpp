@@ -14,15 +14,17 @@
 
 #include "gfx/texture.hpp"
 #include "model/runner.hpp"
+#include "ui/panel.hpp"
 
 namespace tilescope::ui {
 
-class App;
+struct RunStatus;
 
-class ResultPanel {
+class ResultPanel : public Panel {
 public:
-    explicit ResultPanel(App& app) : m_app(app) {}
-    void draw(bool* open);
+    ResultPanel(PanelContext context, const RunStatus& run, Runner& runner, gfx::ColorMapper& colorMapper)
+        : m_context(context), m_run(run), m_runner(runner), m_colorMapper(colorMapper) {}
+    void draw(bool* open) override;
 
 private:
     void take(const std::shared_ptr<const RunOutcome>& outcome);
@@ -30,7 +32,10 @@ private:
     void drawStatus();
     void lastGoodNote(const char* where);  // "Below: the last good result (...)"
 
-    App& m_app;
+    PanelContext m_context;
+    const RunStatus& m_run;
+    Runner& m_runner;  // its progress, and the Cancel button
+    gfx::ColorMapper& m_colorMapper;
     std::shared_ptr<const RunOutcome> m_shown;  // the latest outcome: its status is shown
     std::shared_ptr<const RunOutcome> m_good;   // the latest with a result: its pictures are shown
     std::shared_ptr<const Image> m_output;      // m_good's output, one or three channels

@@ -9,7 +9,11 @@
 
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
-#include "ui/app.hpp"
+#include "model/setup_rules.hpp"
+#include "ui/layout_probe.hpp"
+#include "ui/panel_legend.hpp"
+#include "ui/run_status.hpp"
+#include "ui/theme.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {
@@ -57,7 +61,7 @@ void SetupPanel::draw(bool* open) {
 }
 
 void SetupPanel::problem(const char* probeName, const std::string& message) {
-    problemMessage(m_app.theme(), m_app.probe(), probeName, message);
+    problemMessage(m_context.theme, m_context.probe, probeName, message);
     // A problem that has just appeared is scrolled into view: the panel is
     // taller than the window on small screens, and the message is the point.
     if (std::find(m_problemsShown.begin(), m_problemsShown.end(), message) == m_problemsShown.end())
@@ -68,11 +72,11 @@ void SetupPanel::problem(const char* probeName, const std::string& message) {
 // [SECTION] Kernel
 
 void SetupPanel::drawKernel() {
-    const Theme& theme = m_app.theme();
-    SetupState& setup = m_app.setup();
+    const Theme& theme = m_context.theme;
+    SetupState& setup = m_setup;
     heading(theme, "Kernel");
     const KernelInfo* current = setupKernel(setup.kernel);
-    const std::string own = m_app.ownKernelLabel();
+    const std::string own = m_actions.ownKernelLabel();
     const std::string label = isOwnKernel(setup.kernel) ? (own.empty() ? "your kernel" : own)
                               : current                 ? kernelLabel(*current)
                                                         : setup.kernel;
@@ -88,14 +92,14 @@ void SetupPanel::drawKernel() {
             if (ImGui::Selectable(own.c_str(), selected) && !selected && yours) {
                 const KernelInfo previous = current ? *current : *yours;
                 setup.kernel = std::string(kOwnKernelKey);
-                if (isOwnKernel(m_app.view().compareKernel))
-                    m_app.view().compareKernel = std::string(previous.name);
+                if (isOwnKernel(m_view.compareKernel))
+                    m_view.compareKernel = std::string(previous.name);
                 adaptToKernel(setup, previous, *yours);
             }
             ImGui::EndDisabled();
         }
         if (ImGui::Selectable("open a kernel file...  (Ctrl+K)", false))
-            m_app.requestOpenKernel();
+            m_actions.openKernel();
         ImGui::Unindent();
         for (int group : {1, 2, 0}) {  // 1D, 2D, then the listings as printed
             ImGui::TextDisabled(group == 1 ? "1D kernels" : group == 2 ? "2D kernels" : "Listings as printed");
@@ -106,8 +110,8 @@ void SetupPanel::drawKernel() {
                 ImGui::Indent();
                 if (ImGui::Selectable(kernelLabel(k).c_str(), selected) && !selected) {
                     const KernelInfo previous = current ? *current : k;
-                    if (m_app.view().compareKernel == k.name && isOwnKernel(setup.kernel))
-                        m_app.view().compareKernel = std::string(kOwnKernelKey);  // the two change places
+                    if (m_view.compareKernel == k.name && isOwnKernel(setup.kernel))
+                        m_view.compareKernel = std::string(kOwnKernelKey);  // the two change places
                     setup.kernel = std::string(k.name);
                     adaptToKernel(setup, previous, k);
                 }
@@ -125,13 +129,13 @@ void SetupPanel::drawKernel() {
                                               ? "your own kernel, from the file in the Editor panel"
                                               : std::string(current->strategy));
     } else {
-        problem("setup.problem.kernel", m_app.check().kernelProblem);
+        problem("setup.problem.kernel", m_run.check.kernelProblem);
         return;
     }
 
     // Compare mode: a second kernel of the same dimension, traced on the same
     // input, mask and block, stepping together with the first.
-    std::string& compare = m_app.view().compareKernel;
+    std::string& compare = m_view.compareKernel;
     if (!compare.empty() && !compareFits(setup.kernel, compare))
         compare.clear();  // the kernel changed under it
     ImGui::AlignTextToFramePadding();
@@ -165,9 +169,9 @@ void SetupPanel::drawKernel() {
 // [SECTION] Mask
 
 void SetupPanel::drawMask() {
-    const Theme& theme = m_app.theme();
-    SetupState& setup = m_app.setup();
-    const SetupCheck& check = m_app.check();
+    const Theme& theme = m_context.theme;
+    SetupState& setup = m_setup;
+    const SetupCheck& check = m_run.check;
     const KernelInfo* kernel = check.kernel;
     const int dims = kernel ? kernel->dims : 2;
     heading(theme, "Mask (M, F)");
@@ -223,15 +227,15 @@ void SetupPanel::drawMask() {
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     if ((ImGui::Button("Load##mask") || enter) && !m_maskPath.empty())
-        m_app.loadMaskFile(m_maskPath);
-    if (!m_app.maskFileProblem().empty())
-        problem("setup.problem.maskfile", m_app.maskFileProblem());
+        m_actions.loadMaskFile(m_maskPath);
+    if (!m_maskFileProblem.empty())
+        problem("setup.problem.maskfile", m_maskFileProblem);
 }
 
 void SetupPanel::drawMaskGrid() {
-    const Theme& theme = m_app.theme();
-    SetupState& setup = m_app.setup();
-    const Mask& mask = *m_app.check().mask;
+    const Theme& theme = m_context.theme;
+    SetupState& setup = m_setup;
+    const Mask& mask = *m_run.check.mask;
     const float cellWidth = theme.fontPixels * 3.2f;
     const float gridWidth = cellWidth * mask.width + ImGui::GetStyle().ItemSpacing.x * (mask.width - 1);
     const float gridHeight = ImGui::GetFrameHeightWithSpacing() * mask.height + ImGui::GetStyle().WindowPadding.y;
@@ -268,9 +272,9 @@ void SetupPanel::drawMaskGrid() {
 // [SECTION] Launch
 
 void SetupPanel::drawLaunch() {
-    const Theme& theme = m_app.theme();
-    SetupState& setup = m_app.setup();
-    const SetupCheck& check = m_app.check();
+    const Theme& theme = m_context.theme;
+    SetupState& setup = m_setup;
+    const SetupCheck& check = m_run.check;
     heading(theme, "Launch");
     const bool twoD = check.kernel && check.kernel->dims == 2;
     int block = setup.block;
@@ -347,11 +351,11 @@ void SetupPanel::drawLaunch() {
 // The race demonstration: which barriers are dropped (the Source panel's
 // check boxes) and, once one is, the order the CPU executor runs warps in.
 void SetupPanel::drawBarriers() {
-    SetupState& setup = m_app.setup();
+    SetupState& setup = m_setup;
     const BarrierDrop drop = barrierDropOf(setup);
     if (!drop.any())
         return;
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     std::string lines;
     for (std::size_t i = 0; i < drop.lines.size(); ++i)
         lines += (i == 0 ? "" : i + 1 == drop.lines.size() ? " and " : ", ") + std::to_string(drop.lines[i]);
@@ -381,9 +385,9 @@ void SetupPanel::drawBarriers() {
 // [SECTION] Input
 
 void SetupPanel::drawInput() {
-    const Theme& theme = m_app.theme();
-    SetupState& setup = m_app.setup();
-    const SetupCheck& check = m_app.check();
+    const Theme& theme = m_context.theme;
+    SetupState& setup = m_setup;
+    const SetupCheck& check = m_run.check;
     const int dims = check.kernel ? check.kernel->dims : 2;
     InputSpec& input = setup.input;
     heading(theme, "Input (N)");
@@ -401,7 +405,7 @@ void SetupPanel::drawInput() {
         ImGui::EndCombo();
     }
 
-    if (m_app.takeFocusPathRequest()) {
+    if (m_actions.takeFocusPathRequest()) {
         input.source = InputSource::File;
         ImGui::SetKeyboardFocusHere();
     }
@@ -413,7 +417,7 @@ void SetupPanel::drawInput() {
                                                     ImGuiInputTextFlags_EnterReturnsTrue);
         ImGui::SameLine();
         if (ImGui::Button("Open") || enter)
-            m_app.openInputFile(m_path);
+            m_actions.openInputFile(m_path);
         ImGui::TextDisabled("or drop a file on the window");
         ImGui::Checkbox("fit to the size below", &input.fitFile);
     } else {
@@ -456,9 +460,9 @@ void SetupPanel::drawInput() {
 // [SECTION] Backend
 
 void SetupPanel::drawBackend() {
-    const Theme& theme = m_app.theme();
-    SetupState& setup = m_app.setup();
-    const GpuStatus& gpu = m_app.gpu();
+    const Theme& theme = m_context.theme;
+    SetupState& setup = m_setup;
+    const GpuStatus& gpu = m_run.gpu;
     heading(theme, "Backend");
     if (ImGui::RadioButton("CPU: every GPU thread emulated", setup.backend == Backend::Cpu))
         setup.backend = Backend::Cpu;
@@ -469,7 +473,7 @@ void SetupPanel::drawBackend() {
     ImGui::EndDisabled();
     if (!gpu.available)
         colouredText(theme.palette.muted, "CUDA is not available: " + gpu.reason);
-    if (const std::string& backendProblem = m_app.check().backendProblem; !backendProblem.empty())
+    if (const std::string& backendProblem = m_run.check.backendProblem; !backendProblem.empty())
         problem("setup.problem.backend", backendProblem);
 }
 

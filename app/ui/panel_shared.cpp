@@ -8,18 +8,19 @@
 
 #include "model/memory_view.hpp"
 #include "model/trace_session.hpp"
-#include "ui/app.hpp"
 #include "ui/cell_picture.hpp"
 #include "ui/grid_diagram.hpp"
 #include "ui/image_view.hpp"
+#include "ui/layout_probe.hpp"
 #include "ui/panel_legend.hpp"
+#include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
 #include "ui/widgets.hpp"
 
 namespace tilescope::ui {
 
 void SharedPanel::draw(bool* open) {
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     const TracedRun& first = session.run(0);
     if (!beginStepThroughPanel("Shared and constant memory###shared", open, session.replay() && first.outcome, session))
         return;
@@ -42,29 +43,29 @@ void SharedPanel::draw(bool* open) {
     }
     // In compare mode each kernel's tile and mask, one above the other.
     Seen seen;
-    stackRuns(session, m_app.theme(), [&](int i, float share) { drawRun(i, share, seen); });
-    const Palette& palette = m_app.theme().palette;
-    if (seen.ghostZero && !m_app.panels().grid)
-        m_app.legend().addSwatch(palette.ghost, "ghost, stored 0");
+    stackRuns(session, m_context.theme, [&](int i, float share) { drawRun(i, share, seen); });
+    const Palette& palette = m_context.theme.palette;
+    if (seen.ghostZero && !m_panels[PanelId::Grid])
+        m_context.legend.addSwatch(palette.ghost, "ghost, stored 0");
     if (seen.unwritten)
-        m_app.legend().addSwatch(IM_COL32(40, 40, 40, 255), "shared, not written yet");
+        m_context.legend.addSwatch(IM_COL32(40, 40, 40, 255), "shared, not written yet");
     if (seen.problemElement)
-        m_app.legend().addSwatch(palette.problem, kProblemElementLabel);
+        m_context.legend.addSwatch(palette.problem, kProblemElementLabel);
     if (seen.problemArrow)
-        m_app.legend().addSwatch(palette.problemArrow, kProblemThreadsLabel);
+        m_context.legend.addSwatch(palette.problemArrow, kProblemThreadsLabel);
     if (seen.banks) {
         std::vector<ImU32> banks;
         for (int b = 0; b < kBanks; ++b)
             banks.push_back(bankColour(b));
-        m_app.legend().addColourSet(std::move(banks), "shared-memory banks 0 to 31 (number in the cell)");
+        m_context.legend.addColourSet(std::move(banks), "shared-memory banks 0 to 31 (number in the cell)");
     }
     if (seen.request)
-        m_app.legend().addOutline(palette.sector, "elements of the warp's shared request");
+        m_context.legend.addOutline(palette.sector, "elements of the warp's shared request");
     if (seen.conflict)
-        m_app.legend().addOutline(palette.conflict, "bank conflict: lanes that wait for another wavefront");
+        m_context.legend.addOutline(palette.conflict, "bank conflict: lanes that wait for another wavefront");
     if (seen.maskRequest)
-        m_app.legend().addSwatch(palette.request, kRequestLabel);
-    m_app.probe().recordWindow("shared.window");
+        m_context.legend.addSwatch(palette.request, kRequestLabel);
+    m_context.probe.recordWindow("shared.window");
     ImGui::End();
 }
 
@@ -72,7 +73,7 @@ const SharedPanel::TileLooks& SharedPanel::tileLooks(int i, const std::shared_pt
                                                       const BlockReplay& replay, Cursor cursor,
                                                       const ValueMapping& mapping) {
     TileLooks& tile = m_tiles[static_cast<std::size_t>(i)];
-    const Palette& palette = m_app.theme().palette;
+    const Palette& palette = m_context.theme.palette;
     const bool sameModel = !tile.model.expired() && !tile.model.owner_before(model) && !model.owner_before(tile.model);
     if (sameModel && tile.replay == &replay && tile.cursor == cursor && tile.banks == m_bankColours && tile.map == mapping.map &&
         tile.low == mapping.low && tile.high == mapping.high && tile.ghost == palette.ghost && tile.halo == palette.halo)
@@ -118,7 +119,7 @@ const SharedPanel::TileLooks& SharedPanel::tileLooks(int i, const std::shared_pt
 }
 
 void SharedPanel::drawRun(int i, float height, Seen& seen) {
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     const float top = ImGui::GetCursorScreenPos().y;
     const BlockReplay* replay = session.replay(i);
     const TracedRun& run = session.run(i);
@@ -126,7 +127,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
         ImGui::TextDisabled("no trace yet");
         return;
     }
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     const Palette& palette = theme.palette;
     const Cursor cursor = session.cursor(i);
     const Trace& trace = replay->trace();
@@ -176,7 +177,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
             cellLabel(draw, theme, a, {a.x + cell, a.y + cell}, label.c_str(),
                       textOver(tile.looks[static_cast<std::size_t>(e)].fill));
         }
-        m_app.probe().record(i == 0 ? "shared.cell0" : "shared.cell0." + std::to_string(i), origin,
+        m_context.probe.record(i == 0 ? "shared.cell0" : "shared.cell0." + std::to_string(i), origin,
                              {origin.x + cell, origin.y + cell}, std::to_string(columns));
 
         // The selected warp's current shared request: its elements outlined,
@@ -212,14 +213,14 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
                 outline(e, palette.conflict, thick);
                 const ImVec2 a{origin.x + cell * static_cast<float>(e % columns),
                                origin.y + cell * static_cast<float>(e / columns)};
-                m_app.probe().record("shared.conflict", a, {a.x + cell, a.y + cell}, std::to_string(e));
+                m_context.probe.record("shared.conflict", a, {a.x + cell, a.y + cell}, std::to_string(e));
             }
             seen.request |= !plain.empty();
             seen.conflict |= !waiting.empty();
             const std::string words = "warp " + std::to_string(q.warp) + ", " + requestName(trace, q) + " (line " +
                                       std::to_string(q.line) + "): " + wavefrontSummary(q);
             colouredText(ImGui::ColorConvertU32ToFloat4(waiting.empty() ? palette.frame : palette.conflict), words);
-            m_app.probe().record(i == 0 ? "shared.request" : "shared.request." + std::to_string(i),
+            m_context.probe.record(i == 0 ? "shared.request" : "shared.request." + std::to_string(i),
                                  ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), words);
         }
 
@@ -241,7 +242,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
             if (element >= 0) {
                 const ImVec2 a = cellMin(element);
                 problemOutline(draw, theme, a, {a.x + cell, a.y + cell}, palette.problem, thick);
-                m_app.probe().record("shared.problem.element", a, {a.x + cell, a.y + cell},
+                m_context.probe.record("shared.problem.element", a, {a.x + cell, a.y + cell},
                                      elementName(trace, kArrayShared, element));
                 seen.problemElement = true;
             }
@@ -251,7 +252,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
             const int a = from >= 0 ? from : element, b = to >= 0 ? to : element;
             if (a >= 0 && b >= 0 && a < size && b < size && a != b) {
                 problemArrow(draw, theme, centre(a), centre(b), thick);
-                m_app.probe().record("shared.problem.arrow", centre(a), centre(b));
+                m_context.probe.record("shared.problem.arrow", centre(a), centre(b));
                 seen.problemArrow = true;
             }
             if (element >= 0 || seen.problemArrow) {
@@ -309,7 +310,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
             const std::string words = "warp " + std::to_string(q.warp) + "'s load of " + trace.arrays[kArrayMask].name +
                                       " (line " + std::to_string(q.line) + "): " + how;
             ImGui::TextWrapped("%s", words.c_str());
-            m_app.probe().record(i == 0 ? "shared.mask.request" : "shared.mask.request." + std::to_string(i),
+            m_context.probe.record(i == 0 ? "shared.mask.request" : "shared.mask.request." + std::to_string(i),
                                  ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), words);
         }
     }

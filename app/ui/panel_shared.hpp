@@ -25,16 +25,19 @@
 
 #include "trace/trace_index.hpp"
 #include "ui/cell_picture.hpp"
+#include "ui/panel.hpp"
+#include "model/panel_table.hpp"
 #include "ui/trace_draw.hpp"
 
 namespace tilescope::ui {
 
-class App;
+class TraceSession;
 
-class SharedPanel {
+class SharedPanel : public Panel {
 public:
-    explicit SharedPanel(App& app) : m_app(app) {}
-    void draw(bool* open);
+    SharedPanel(PanelContext context, TraceSession& session, const PanelVisibility& panels)
+        : m_context(context), m_session(session), m_panels(panels) {}
+    void draw(bool* open) override;
 
 private:
     // What the legend must explain.
@@ -66,7 +69,9 @@ private:
     const TileLooks& tileLooks(int i, const std::shared_ptr<const TraceModel>& model, const BlockReplay& replay,
                                Cursor cursor, const ValueMapping& mapping);
 
-    App& m_app;
+    PanelContext m_context;
+    TraceSession& m_session;
+    const PanelVisibility& m_panels;  // the legend explains the ghost zeros here when the grid view is closed
     bool m_bankColours = false;
     Granularity m_granularity = Granularity::Step;  // the granularity last seen: switching to request ticks the box
     std::array<TileLooks, 2> m_tiles;               // each run's

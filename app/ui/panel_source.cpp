@@ -12,34 +12,36 @@
 #include "model/setup_rules.hpp"
 #include "model/trace_session.hpp"
 #include "trace/sources.hpp"
-#include "ui/app.hpp"
+#include "ui/layout_probe.hpp"
 #include "ui/panel_legend.hpp"
+#include "model/setup_rules.hpp"
+#include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
 
 namespace tilescope::ui {
 
 void SourcePanel::draw(bool* open) {
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     if (!beginStepThroughPanel("Source###source", open, session.replay() != nullptr, session))
         return;
     // In compare mode each kernel's source, one above the other, each at its
     // selected thread's line.
     m_struck = false;
-    stackRuns(session, m_app.theme(), [&](int i, float share) { drawRun(i, share); });
+    stackRuns(session, m_context.theme, [&](int i, float share) { drawRun(i, share); });
     if (m_struck)
-        m_app.legend().addSwatch(m_app.theme().palette.problem, "__syncthreads() dropped (struck through)");
+        m_context.legend.addSwatch(m_context.theme.palette.problem, "__syncthreads() dropped (struck through)");
     ImGui::End();
 }
 
 void SourcePanel::drawRun(int i, float height) {
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     const float top = ImGui::GetCursorScreenPos().y;
     const BlockReplay* replay = session.replay(i);
     if (!replay) {
         ImGui::TextDisabled("no trace yet");
         return;
     }
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     const Cursor cursor = session.cursor(i);
     const unsigned thread = session.selectedThread(i);
     const auto current = replay->currentEvent(thread, cursor);
@@ -66,7 +68,7 @@ void SourcePanel::drawRun(int i, float height) {
     const std::string_view text = kernelSource(kernelOf(replay->trace().plan));
     // Barriers can be dropped in the set-up's own kernel (not in the one it
     // is compared with, nor in a trace file).
-    const SetupState& setup = m_app.setup();
+    const SetupState& setup = m_setup;
     const KernelInfo& traced = kernelOf(replay->trace().plan);
     const bool barriers = i == 0 && !session.showingFile() && setupKernel(setup.kernel) == &traced;
     if (barriers && m_barrierKernel != &traced) {
@@ -131,7 +133,7 @@ void SourcePanel::drawMargin(unsigned line, bool barriers) {
         ImGui::Dummy({size * 1.3f, size});
         return;
     }
-    SetupState& setup = m_app.setup();
+    SetupState& setup = m_setup;
     std::vector<unsigned>& dropped = setup.droppedBarriers;
     const auto it = std::find(dropped.begin(), dropped.end(), line);
     const bool kept = it == dropped.end();
@@ -153,7 +155,7 @@ void SourcePanel::drawMargin(unsigned line, bool barriers) {
     }
     const bool hovered = ImGui::IsItemHovered();
     ImGui::PopID();
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float inset = std::max(1.0f, size * 0.1f);
     const ImVec2 a{at.x + inset, at.y + inset}, b{at.x + size - inset, at.y + size - inset};
@@ -162,7 +164,7 @@ void SourcePanel::drawMargin(unsigned line, bool barriers) {
     draw->AddRect(a, b, ink, 0.0f, std::max(1.0f, theme.lineWidth));
     if (kept)
         ImGui::RenderCheckMark(draw, {a.x + inset, a.y + inset}, ink, b.x - a.x - 2.0f * inset);
-    m_app.probe().record("source.barrier." + std::to_string(line), a, b, kept ? "kept" : "dropped");
+    m_context.probe.record("source.barrier." + std::to_string(line), a, b, kept ? "kept" : "dropped");
     if (hovered)
         ImGui::SetTooltip(kept ? "__syncthreads() on line %u: untick to drop it (a race demonstration)"
                                : "__syncthreads() on line %u is dropped: tick to put it back",

@@ -11,18 +11,22 @@
 #include <string>
 #include <vector>
 
+#include "ui/panel.hpp"
+
 namespace tilescope {
 struct KernelInfo;
 }
 
 namespace tilescope::ui {
 
-class App;
+class TraceSession;
+struct SetupState;
 
-class SourcePanel {
+class SourcePanel : public Panel {
 public:
-    explicit SourcePanel(App& app) : m_app(app) {}
-    void draw(bool* open);
+    SourcePanel(PanelContext context, TraceSession& session, SetupState& setup)
+        : m_context(context), m_session(session), m_setup(setup) {}
+    void draw(bool* open) override;
 
 private:
     void drawRun(int i, float height);
@@ -30,7 +34,9 @@ private:
     // barrier there (`barriers`), else blank space of the same width.
     void drawMargin(unsigned line, bool barriers);
 
-    App& m_app;
+    PanelContext m_context;
+    TraceSession& m_session;
+    SetupState& m_setup;  // the Source panel's check boxes drop barriers from it
     const KernelInfo* m_barrierKernel = nullptr;  // the kernel m_barrierLines belong to
     std::vector<unsigned> m_barrierLines;  // its lines that hold a __syncthreads()
     bool m_struck = false;                 // this frame: a dropped barrier is struck through (the legend says so)

@@ -10,25 +10,26 @@
 
 #include "model/lesson_player.hpp"
 #include "model/trace_session.hpp"
-#include "ui/app.hpp"
 #include "ui/cell_picture.hpp"
+#include "ui/layout_probe.hpp"
 #include "ui/lesson_draw.hpp"
 #include "ui/panel_legend.hpp"
+#include "ui/theme.hpp"
 #include "ui/trace_draw.hpp"
 
 namespace tilescope::ui {
 
 void ThreadsPanel::draw(bool* open) {
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     if (!beginStepThroughPanel("Threads###threads", open, session.replay() != nullptr, session))
         return;
     // In compare mode each kernel's block, one above the other, stepping together.
     bool seen[16] = {};
     m_problemShown = false;
-    stackRuns(session, m_app.theme(), [&](int i, float share) { drawRun(i, share, seen); });
+    stackRuns(session, m_context.theme, [&](int i, float share) { drawRun(i, share, seen); });
 
-    LegendPanel& legend = m_app.legend();
-    const Palette& palette = m_app.theme().palette;
+    LegendPanel& legend = m_context.legend;
+    const Palette& palette = m_context.theme.palette;
     const ThreadState shown[] = {ThreadState::Loading,   ThreadState::Computing,        ThreadState::SwitchedOff,
                                  ThreadState::Idle,      ThreadState::WaitingAtBarrier, ThreadState::Done,
                                  ThreadState::NotStarted};
@@ -40,21 +41,21 @@ void ThreadsPanel::draw(bool* open) {
     }
     if (m_problemShown)
         legend.addSwatch(palette.problemArrow, kProblemThreadsLabel);
-    if (const LessonMarks* marks = m_app.lessonMarks(); marks && !marks->threads.empty())
+    if (const LessonMarks* marks = m_lessons.marks(); marks && !marks->threads.empty())
         legend.addSwatch(palette.pointer, "the lesson points here (brackets)");
-    m_app.probe().recordWindow("threads.window");
+    m_context.probe.recordWindow("threads.window");
     ImGui::End();
 }
 
 void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
-    TraceSession& session = m_app.traceSession();
+    TraceSession& session = m_session;
     const float top = ImGui::GetCursorScreenPos().y;
     const BlockReplay* replay = session.replay(i);
     if (!replay) {
         ImGui::TextDisabled("no trace yet");
         return;
     }
-    const Theme& theme = m_app.theme();
+    const Theme& theme = m_context.theme;
     const Palette& palette = theme.palette;
     const Cursor cursor = session.cursor(i);
     const Trace& trace = replay->trace();
@@ -145,7 +146,7 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
         draw->AddRect({a.x - 1, a.y - 1}, {a.x + cell + 1, a.y + cell + 1}, palette.selection, 0.0f, thick * 1.2f);
     }
     // The threads a lesson step points at (by threadIdx).
-    if (const LessonMarks* marks = i == 0 ? m_app.lessonMarks() : nullptr) {
+    if (const LessonMarks* marks = i == 0 ? m_lessons.marks() : nullptr) {
         int k = 0;
         for (const Cell& c : marks->threads) {
             const unsigned lane = static_cast<unsigned>(c[0]) + trace.plan.block.x * static_cast<unsigned>(c[1]);
@@ -153,11 +154,11 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
                 continue;
             const ImVec2 a = at(lane), b{a.x + cell, a.y + cell};
             pointerBrackets(draw, theme, a, b);
-            m_app.probe().record("threads.point." + std::to_string(k++), a, b,
+            m_context.probe.record("threads.point." + std::to_string(k++), a, b,
                                  std::to_string(c[0]) + "," + std::to_string(c[1]));
         }
     }
-    m_app.probe().record(i == 0 ? "threads.cell0" : "threads.cell0." + std::to_string(i), at(0),
+    m_context.probe.record(i == 0 ? "threads.cell0" : "threads.cell0." + std::to_string(i), at(0),
                          {at(0).x + cell, at(0).y + cell}, std::to_string(columns));
 
     // The selected problem's threads, when they are of this block: ringed,
@@ -176,7 +177,7 @@ void ThreadsPanel::drawRun(int i, float height, bool (&seen)[16]) {
                 continue;
             const ImVec2 a = at(*t);
             problemOutline(draw, theme, a, {a.x + cell, a.y + cell}, palette.problemArrow, ring);
-            m_app.probe().record(name, a, {a.x + cell, a.y + cell}, threadName(*replay, *t));
+            m_context.probe.record(name, a, {a.x + cell, a.y + cell}, threadName(*replay, *t));
         }
         if (marked.first && marked.second && *marked.first != *marked.second)
             problemArrow(draw, theme, centre(*marked.first), centre(*marked.second), ring);

@@ -11,21 +11,26 @@
 #include <vector>
 
 #include "ui/cell_picture.hpp"
+#include "ui/panel.hpp"
 
 namespace tilescope::ui {
 
-class App;
+class TraceSession;
+class LessonPlayer;
 
-class ThreadsPanel {
+class ThreadsPanel : public Panel {
 public:
-    explicit ThreadsPanel(App& app) : m_app(app) {}
-    void draw(bool* open);
+    ThreadsPanel(PanelContext context, TraceSession& session, const LessonPlayer& lessons)
+        : m_context(context), m_session(session), m_lessons(lessons) {}
+    void draw(bool* open) override;
 
 private:
     // Run i's block in `height` pixels; notes the states it drew in `seen`.
     void drawRun(int i, float height, bool (&seen)[16]);
 
-    App& m_app;
+    PanelContext m_context;
+    TraceSession& m_session;
+    const LessonPlayer& m_lessons;  // the threads a lesson's step points at
     bool m_problemShown = false;  // this frame: the selected problem's threads are marked
     std::array<CellPicture, 2> m_pictures;  // each run's threads
     std::vector<CellLook> m_looks;          // this frame's, kept to spare an allocation a frame

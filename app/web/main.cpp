@@ -64,7 +64,7 @@ void applyParameters(ui::AppOptions& options) {
         options.lecture = lecture != "0";
     if (parameter("charts") == "1") {  // the Charts panel open beside the usual ones
         ui::PanelVisibility panels;
-        panels.charts = true;
+        panels[ui::PanelId::Charts] = true;
         options.panels = panels;
     }
     options.probe = parameter("probe") == "1";
