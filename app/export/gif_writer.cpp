@@ -35,7 +35,7 @@ Result<std::unique_ptr<FrameWriter>> openGifWriter(const std::filesystem::path&,
 #include <cstring>
 #include <unordered_map>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
 
 namespace tilescope::exports {
 

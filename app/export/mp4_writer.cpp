@@ -22,7 +22,7 @@ extern "C" {
 #include <cstring>
 #include <system_error>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
 #endif
 
 namespace tilescope::exports {

@@ -27,8 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include "io/files.hpp"
 #include "io/mask_file.hpp"
+#include "io/whole_file.hpp"
 #include "trace/trace_io.hpp"
 #include "ui/background_task.hpp"
 #include "ui/export_dialog.hpp"

@@ -10,7 +10,8 @@
 #include <span>
 #include <system_error>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
+#include "io/whole_file.hpp"
 #include "own/own_kernel.hpp"
 #include "ui/background_task.hpp"
 #include "ui/inputs.hpp"
