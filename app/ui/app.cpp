@@ -21,12 +21,12 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <chrono>
 #include <cstdio>
 #include <system_error>
 #include <utility>
 #include <vector>
 
+#include "base/clock.hpp"
 #include "io/mask_file.hpp"
 #include "io/whole_file.hpp"
 #include "trace/trace_io.hpp"
@@ -83,10 +83,6 @@ constexpr Shortcut kShortcuts[] = {
 // their size and place (ImGui lays out from the previous frame's sizes).
 constexpr int kSettleFrames = 6;
 constexpr double kScreenshotTimeoutSeconds = 120.0;
-
-double seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 }  // namespace
 
@@ -279,7 +275,7 @@ int App::run() {
     }
 
     if (m_options.mode == AppMode::Screenshot || m_options.mode == AppMode::Export) {
-        const double deadline = seconds() + kScreenshotTimeoutSeconds;
+        const double deadline = base::seconds() + kScreenshotTimeoutSeconds;
         for (;;) {
             // While the charts' sweep runs, draw a frame only now and then:
             // drawing flat out takes the cores the sweep needs.
@@ -309,12 +305,12 @@ int App::run() {
                 }
                 return m_options.mode == AppMode::Export ? runExport() : finishScreenshot();
             }
-            if (seconds() > deadline && m_options.mode == AppMode::Export) {
+            if (base::seconds() > deadline && m_options.mode == AppMode::Export) {
                 std::fprintf(stderr, "tilescope: the trace was not in after %.0f s; nothing exported\n",
                              kScreenshotTimeoutSeconds);
                 return static_cast<int>(ExitCode::Internal);
             }
-            if (seconds() > deadline) {
+            if (base::seconds() > deadline) {
                 std::fprintf(stderr, "tilescope: the run did not finish in %.0f s; the picture shows it in progress\n",
                              kScreenshotTimeoutSeconds);
                 return finishScreenshot();
@@ -324,8 +320,8 @@ int App::run() {
 
     if (m_options.mode == AppMode::Bench) {
         // Warm up: fonts, the first result and its textures are start-up costs, not frame costs.
-        const double deadline = seconds() + kScreenshotTimeoutSeconds;
-        while (m_settledFrames < kSettleFrames && seconds() < deadline) {
+        const double deadline = base::seconds() + kScreenshotTimeoutSeconds;
+        while (m_settledFrames < kSettleFrames && base::seconds() < deadline) {
             m_window->pollEvents();
             frame();
             m_settledFrames = settled() ? m_settledFrames + 1 : 0;
@@ -340,11 +336,11 @@ int App::run() {
                 setup().whatIf = !setup().whatIf;  // any change re-runs; this one never makes the set-up invalid
             if (m_options.stepEvery > 0 && i % m_options.stepEvery == 0)
                 m_traceSession->stepForward();
-            const double start = seconds();
+            const double start = base::seconds();
             m_window->pollEvents();
             frame();
             glFinish();  // count the drawing, not just the submitting
-            times.push_back((seconds() - start) * 1000.0);
+            times.push_back((base::seconds() - start) * 1000.0);
             if (m_outcome && m_outcome->id != lastOutcome) {
                 ++results;
                 lastOutcome = m_outcome->id;
@@ -999,7 +995,7 @@ void App::saveSettingsIfChanged(bool force) {
         if (Status s = m_saving.get(); !s)
             m_notice = "settings not saved: " + s.error().message;
     }
-    const double now = seconds();
+    const double now = base::seconds();
     if (!force && now - m_lastSettingsCheck < 1.0)
         return;
     m_lastSettingsCheck = now;

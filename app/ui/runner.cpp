@@ -1,19 +1,15 @@
 #include "ui/runner.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
+#include "base/clock.hpp"
 #include "core/threads.hpp"
 #include "reference/reference.hpp"
 
 namespace tilescope::ui {
 
 namespace {
-
-double now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 constexpr std::size_t kCachedInputs = 4;
 
@@ -100,7 +96,7 @@ RunProgress Runner::progress() const {
     p.stage = m_runningId != 0 ? m_stage : "waiting";
     p.blocksDone = m_blocksDone.load();
     p.blocksTotal = m_blocksTotal;
-    p.seconds = m_runningId != 0 ? now() - m_startedAt : 0.0;
+    p.seconds = m_runningId != 0 ? base::seconds() - m_startedAt : 0.0;
     return p;
 }
 
@@ -164,7 +160,7 @@ void Runner::runPendingJob() {
             m_pending.reset();
             m_runningId = id;
             m_stage = "loading the input";
-            m_startedAt = now();
+            m_startedAt = base::seconds();
             m_blocksTotal = 0;
             m_blocksDone = 0;
             m_cancel = false;
@@ -208,7 +204,7 @@ Result<std::shared_ptr<const Image>> Runner::inputFor(const InputSpec& spec, int
 }
 
 RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
-    const double start = now();
+    const double start = base::seconds();
     RunOutcome outcome;
     outcome.id = id;
 
@@ -216,7 +212,7 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     if (!input) {
         outcome.inputError = input.error();
         outcome.job = std::move(job);
-        outcome.wallSeconds = now() - start;
+        outcome.wallSeconds = base::seconds() - start;
         return outcome;
     }
     outcome.input = *input;
@@ -240,7 +236,7 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
         outcome.cancelled = true;
         outcome.runError = Error{ExitCode::BadInput, "cancelled"};
         outcome.job = std::move(job);
-        outcome.wallSeconds = now() - start;
+        outcome.wallSeconds = base::seconds() - start;
         return outcome;
     }
 
@@ -295,7 +291,7 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
         outcome.result = std::move(*result);
     }
     outcome.job = std::move(job);
-    outcome.wallSeconds = now() - start;
+    outcome.wallSeconds = base::seconds() - start;
     return outcome;
 }
 
