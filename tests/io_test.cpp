@@ -22,6 +22,7 @@
 #include "io/image_file.hpp"
 #include "io/mask_file.hpp"
 #include "io/npy.hpp"
+#include "io/whole_file.hpp"
 
 #ifndef TILESCOPE_TESTDATA_DIR
 #define TILESCOPE_TESTDATA_DIR "/work/shared/testdata/teaching-kit-convolution"

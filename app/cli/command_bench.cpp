@@ -22,7 +22,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "exec/backends.hpp"
-#include "io/files.hpp"
+#include "io/whole_file.hpp"
 #include "own/own_kernel.hpp"
 #include "reference/reference.hpp"
 
@@ -177,8 +177,7 @@ std::string csvTable(const std::vector<Row>& rows, const cuda::BenchDevice& d) {
 }
 
 Status writeText(const std::string& path, const std::string& text) {
-    const std::vector<unsigned char> bytes(text.begin(), text.end());
-    return io::writeFileAtomic(path, bytes);
+    return io::writeFileAtomic(path, text);
 }
 
 int runBench(const BenchCli& o) {

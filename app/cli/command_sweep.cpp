@@ -5,8 +5,6 @@
 //   tilescope sweep --kernel conv2d_tiled_in,conv2d_tiled_out --block 8,16,32 --radius 1,2,4 --csv fig7_14.csv
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -15,6 +13,7 @@
 #include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
 #include "api/sweep.hpp"
+#include "base/atomic_file.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 
@@ -112,22 +111,10 @@ int runSweep(const SweepCli& o) {
             csv << number(gpuMs[i], "%.6g") << ',' << why << '\n';
         }
         // Written whole or not at all: a half-written file never replaces a good one.
-        const std::string part = o.csv + ".part";
-        {
-            std::ofstream out(part, std::ios::binary);
-            out << csv.str();
-            if (!out) {
-                std::error_code ignored;
-                std::filesystem::remove(part, ignored);
-                return fail(badInput(o.csv + ": cannot be written"));
-            }
-        }
-        std::error_code ec;
-        std::filesystem::rename(part, o.csv, ec);
-        if (ec) {
-            std::filesystem::remove(part, ec);
+        base::AtomicWriteOptions options;
+        options.sync = false;
+        if (const auto failure = base::writeFileAtomic(o.csv, csv.str(), options))
             return fail(badInput(o.csv + ": cannot be written"));
-        }
     }
     return 0;
 }

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "io/files.hpp"
+#include "io/whole_file.hpp"
 #include "trace/chrome_trace.hpp"
 #include "cli/options.hpp"
 #include "trace/trace_io.hpp"
@@ -51,8 +51,7 @@ int runTrace(const TraceOptions& o) {
         return fail(written.error());
     if (!o.chrome.empty()) {
         const std::string json = chromeTraceJson(trace);
-        Status chrome = io::writeFileAtomic(o.chrome, std::span(reinterpret_cast<const unsigned char*>(json.data()),
-                                                                json.size()));
+        Status chrome = io::writeFileAtomic(o.chrome, json);
         if (!chrome) return fail(chrome.error());
     }
     std::error_code ec;

@@ -1,10 +1,11 @@
 #include "export/frame_writer.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <system_error>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
 
 namespace tilescope::exports {
 
@@ -79,6 +80,27 @@ Result<std::unique_ptr<FrameWriter>> openFrameWriter(Format format, const std::f
             return openPngSequenceWriter(path.has_filename() ? path : path.parent_path(), options);
     }
     return badInput("unknown export format");
+}
+
+Status openTemporary(base::AtomicFile& file) {
+    const auto failure = file.open();
+    if (!failure)
+        return success();
+    switch (failure->kind) {
+        case base::FileError::Kind::CreateTemporary:
+            return io::fileError(file.target(), "cannot be written: " + failure->detail);
+        case base::FileError::Kind::IsDirectory:
+            return io::fileError(file.target(),
+                                 "could not be written: " + std::error_code(EISDIR, std::generic_category()).message());
+        default:
+            return io::fileError(file.target(), failure->problem());
+    }
+}
+
+Status commitTemporary(base::AtomicFile& file) {
+    if (const auto failure = file.commit())
+        return io::fileError(file.target(), "could not be written: " + failure->detail);
+    return success();
 }
 
 std::filesystem::path partPath(const std::filesystem::path& path) {

@@ -4,10 +4,10 @@
 // pixels, never the app: the exporter (ui/exporter.cpp) draws the frames and
 // hands them here.
 //
-// Each writer writes beside its destination (FILE.part, or DIR.part for the
-// PNG folder) and renames onto it only when the last frame is in, so that a
-// failure, a cancel or a crash never leaves a partial file under the name
-// the user asked for.
+// Each writer writes beside its destination (a temporary file of
+// base/atomic_file.hpp, or DIR.part for the PNG folder) and renames onto it
+// only when the last frame is in, so that a failure, a cancel or a crash never
+// leaves a partial file under the name the user asked for.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/atomic_file.hpp"
 #include "core/result.hpp"
 
 namespace tilescope::exports {
@@ -71,7 +72,19 @@ Result<std::unique_ptr<FrameWriter>> openPngSequenceWriter(const std::filesystem
 
 // [SECTION] Shared by the writers
 
-// FILE.part beside FILE.
+// An export is written without fsync: lost in a crash, it is made again in seconds.
+inline constexpr base::AtomicWriteOptions kExportWrite = [] {
+    base::AtomicWriteOptions options;
+    options.sync = false;
+    return options;
+}();
+// Opens the temporary of `file` (GIF, MP4) beside the export's path. A path
+// that is a directory is refused here, before any frame is drawn, in the
+// words the rename at the end would use.
+Status openTemporary(base::AtomicFile& file);
+// Renames the finished temporary onto the export's path.
+Status commitTemporary(base::AtomicFile& file);
+// DIR.part beside DIR, for the PNG folder.
 std::filesystem::path partPath(const std::filesystem::path& path);
 // Why `path` cannot be written, before anything is: its folder is missing or
 // not a folder, or the path is a folder. Empty when it looks writable.

@@ -25,7 +25,6 @@ Result<std::unique_ptr<FrameWriter>> openGifWriter(const std::filesystem::path&,
 
 #else
 
-#include <fcntl.h>
 #include <gif_lib.h>
 #include <unistd.h>
 
@@ -35,7 +34,7 @@ Result<std::unique_ptr<FrameWriter>> openGifWriter(const std::filesystem::path&,
 #include <cstring>
 #include <unordered_map>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
 
 namespace tilescope::exports {
 
@@ -53,22 +52,22 @@ std::string gifError(int code) {
 class GifWriter final : public FrameWriter {
 public:
     GifWriter(std::filesystem::path path, const WriterOptions& options)
-        : m_path(std::move(path)), m_part(partPath(m_path)), m_options(options) {}
+        : m_path(std::move(path)), m_file(m_path, kExportWrite), m_options(options) {}
     ~GifWriter() override {
         if (m_gif) {
             int error = 0;
             EGifCloseFile(m_gif, &error);
         }
-        if (!m_finished) {
-            std::error_code ignored;
-            std::filesystem::remove(m_part, ignored);
-        }
     }
 
     Status open() {
-        // Opened here rather than by EGifOpenFileName, which makes the file
-        // readable by its owner only: a GIF is made to be shared.
-        const int fd = ::open(m_part.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        // The temporary made here rather than by EGifOpenFileName, which
+        // makes the file readable by its owner only: a GIF is made to be
+        // shared. giflib closes what it is given, so it gets a copy of the
+        // descriptor.
+        if (Status s = openTemporary(m_file); !s)
+            return s;
+        const int fd = ::dup(m_file.descriptor());
         if (fd < 0)
             return io::fileError(m_path, "cannot be written: " + std::string(std::strerror(errno)));
         int error = 0;
@@ -148,12 +147,7 @@ public:
         GifFileType* gif = std::exchange(m_gif, nullptr);
         if (EGifCloseFile(gif, &error) == GIF_ERROR)
             return io::fileError(m_path, "could not be written: " + gifError(error));
-        std::error_code e;
-        std::filesystem::rename(m_part, m_path, e);
-        if (e)
-            return io::fileError(m_path, "could not be written: " + e.message());
-        m_finished = true;
-        return success();
+        return commitTemporary(m_file);
     }
 
 private:
@@ -205,11 +199,11 @@ private:
         return true;
     }
 
-    std::filesystem::path m_path, m_part;
+    std::filesystem::path m_path;
+    base::AtomicFile m_file;  // removes the temporary unless the GIF was finished
     WriterOptions m_options;
     GifFileType* m_gif = nullptr;
     std::vector<std::uint8_t> m_previous;
-    bool m_finished = false;
 };
 
 }  // namespace

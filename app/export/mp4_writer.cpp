@@ -4,8 +4,9 @@
 // libavcodec59 has), else MPEG-4 part 2, which every libavcodec has. Both at
 // a high quality: the diagrams' thin lines and small digits blur easily.
 // YUV 4:2:0 needs an even width and height: an odd edge is padded by
-// repeating its last row or column. The file is muxed into FILE.part with
-// its index at the front (faststart: slides start playing at once).
+// repeating its last row or column. The file is muxed into a temporary
+// beside FILE with its index at the front (faststart: slides start playing
+// at once).
 #include "export/frame_writer.hpp"
 
 #if TILESCOPE_HAVE_FFMPEG
@@ -13,6 +14,7 @@ extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/mem.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 }
@@ -20,9 +22,8 @@ extern "C" {
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <system_error>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
 #endif
 
 namespace tilescope::exports {
@@ -60,7 +61,7 @@ const AVCodec* chooseEncoder() {
 class Mp4Writer final : public FrameWriter {
 public:
     Mp4Writer(std::filesystem::path path, const WriterOptions& options)
-        : m_path(std::move(path)), m_part(partPath(m_path)), m_options(options) {}
+        : m_path(std::move(path)), m_file(m_path, kExportWrite), m_options(options) {}
     ~Mp4Writer() override {
         sws_freeContext(m_scale);
         av_frame_free(&m_frame);
@@ -71,17 +72,13 @@ public:
                 avio_closep(&m_format->pb);
             avformat_free_context(m_format);
         }
-        if (!m_finished) {
-            std::error_code ignored;
-            std::filesystem::remove(m_part, ignored);
-        }
     }
 
     Status open() {
         const AVCodec* encoder = chooseEncoder();
         if (!encoder)
             return badInput("this libavcodec has neither an H.264 nor an MPEG-4 encoder");
-        int e = avformat_alloc_output_context2(&m_format, nullptr, "mp4", m_part.c_str());
+        int e = avformat_alloc_output_context2(&m_format, nullptr, "mp4", nullptr);
         if (e < 0 || !m_format)
             return fail("no MP4 muxer: " + avError(e));
         AVStream* stream = avformat_new_stream(m_format, nullptr);
@@ -114,7 +111,15 @@ public:
             return fail(avError(e));
         stream->time_base = m_codec->time_base;
         m_stream = stream;
-        if ((e = avio_open(&m_format->pb, m_part.c_str(), AVIO_FLAG_WRITE)) < 0)
+        // The muxer writes the temporary by its name, and reads it back for
+        // +faststart: its URL, which a caller may set before the header.
+        if (Status s = openTemporary(m_file); !s)
+            return s;
+        av_freep(&m_format->url);
+        m_format->url = av_strdup(m_file.temporaryPath().c_str());
+        if (!m_format->url)
+            return fail("out of memory");
+        if ((e = avio_open(&m_format->pb, m_format->url, AVIO_FLAG_WRITE)) < 0)
             return io::fileError(m_path, "cannot be written: " + avError(e));
         AVDictionary* options = nullptr;
         av_dict_set(&options, "movflags", "+faststart", 0);
@@ -165,12 +170,7 @@ public:
             return fail(avError(e));
         if ((e = avio_closep(&m_format->pb)) < 0)
             return fail(avError(e));
-        std::error_code error;
-        std::filesystem::rename(m_part, m_path, error);
-        if (error)
-            return io::fileError(m_path, "could not be written: " + error.message());
-        m_finished = true;
-        return success();
+        return commitTemporary(m_file);
     }
 
 private:
@@ -196,7 +196,8 @@ private:
         }
     }
 
-    std::filesystem::path m_path, m_part;
+    std::filesystem::path m_path;
+    base::AtomicFile m_file;  // removes the temporary unless the MP4 was finished
     WriterOptions m_options;
     int m_width = 0, m_height = 0;
     AVFormatContext* m_format = nullptr;
@@ -207,7 +208,6 @@ private:
     SwsContext* m_scale = nullptr;
     std::vector<std::uint8_t> m_padded;
     std::int64_t m_next = 0;
-    bool m_finished = false;
 };
 
 }  // namespace

@@ -9,7 +9,8 @@
 #include <system_error>
 
 #include "export/frame_writer.hpp"
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
+#include "io/whole_file.hpp"
 
 namespace tilescope::exports {
 

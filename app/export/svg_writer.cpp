@@ -1,10 +1,10 @@
 #include "export/svg_writer.hpp"
 
 #include <cstdio>
-#include <span>
 
 #include "export/frame_writer.hpp"
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
+#include "io/whole_file.hpp"
 
 namespace tilescope::exports {
 
@@ -132,8 +132,7 @@ std::string SvgDocument::str() const {
 Status SvgDocument::write(const std::filesystem::path& path) const {
     if (const std::string reason = unwritableReason(path); !reason.empty())
         return io::fileError(path, reason);
-    const std::string text = str();
-    return io::writeFileAtomic(path, std::span(reinterpret_cast<const unsigned char*>(text.data()), text.size()));
+    return io::writeFileAtomic(path, str());
 }
 
 }  // namespace tilescope::exports

@@ -5,7 +5,8 @@
 #include <cstring>
 #include <span>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
+#include "io/whole_file.hpp"
 
 namespace tilescope::gfx {
 

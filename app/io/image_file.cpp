@@ -17,7 +17,8 @@
 #include <string_view>
 #include <vector>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
+#include "io/whole_file.hpp"
 
 namespace tilescope::io {
 

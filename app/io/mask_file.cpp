@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "core/charconv.hpp"
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
 #include "io/npy.hpp"
+#include "io/whole_file.hpp"
 
 namespace tilescope::io {
 

@@ -1,16 +1,12 @@
 #include "model/kernel_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
 #include <cstdlib>
-#include <cstring>
-#include <span>
 #include <system_error>
 
-#include "io/files.hpp"
+#include "base/atomic_file.hpp"
+#include "base/clock.hpp"
+#include "io/file_checks.hpp"
+#include "io/whole_file.hpp"
 #include "model/background_task.hpp"
 #include "model/inputs.hpp"
 #include "own/own_kernel.hpp"
@@ -23,17 +19,6 @@ namespace {
 
 constexpr std::size_t kMaxKernelFileBytes = 1'000'000;  // what own::compileKernelFile accepts
 constexpr double kWatchSeconds = 1.0;
-
-double seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-Result<std::string> readText(const fs::path& path) {
-    auto bytes = io::readFileBytes(path, kMaxKernelFileBytes);
-    if (!bytes)
-        return bytes.error();
-    return std::string(bytes->begin(), bytes->end());
-}
 
 }  // namespace
 
@@ -56,7 +41,7 @@ std::optional<fs::file_time_type> KernelFile::modifiedTime() const {
 }
 
 Status KernelFile::open(const fs::path& path) {
-    auto text = readText(path);
+    auto text = io::readFileText(path, kMaxKernelFileBytes);
     if (!text) {
         m_state.fileNote = text.error().message;
         return text.error();
@@ -74,7 +59,7 @@ Status KernelFile::open(const fs::path& path) {
     m_state.verdictText.clear();
     m_state.verdictDetail.clear();
     m_knownTime = modifiedTime();
-    m_lastWatch = seconds();
+    m_lastWatch = base::seconds();
     start(false);
     return success();
 }
@@ -94,7 +79,7 @@ void KernelFile::cancelCompile() {
 void KernelFile::reload() {
     if (!isOpen())
         return;
-    auto text = readText(m_state.path);
+    auto text = io::readFileText(m_state.path, kMaxKernelFileBytes);
     if (!text) {
         m_state.fileNote = text.error().message;
         return;
@@ -118,7 +103,7 @@ void KernelFile::start(bool save) {
     m_waiting = false;
     m_waitingSave = false;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    m_taskStarted = seconds();
+    m_taskStarted = base::seconds();
     m_state.compile = CompileState::Compiling;
     m_state.compileSeconds = 0.0;
     m_state.compileNote.clear();
@@ -127,10 +112,9 @@ void KernelFile::start(bool save) {
     m_task = startTask([path = m_state.path, text = m_state.text, save, cancel = m_cancel, done = m_onDone] {
                             Outcome outcome;
                             outcome.text = text;
-                            const double start = seconds();
+                            const double start = base::seconds();
                             if (save) {
-                                const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-                                if (Status s = io::writeFileAtomic(path, std::span(bytes, text.size())); !s) {
+                                if (Status s = io::writeFileAtomic(path, text); !s) {
                                     outcome.saveError = s.error();
                                 } else {
                                     std::error_code error;
@@ -143,7 +127,7 @@ void KernelFile::start(bool save) {
                             options.cancel = cancel.get();
                             own::Diagnostic diagnostic;
                             auto kernel = own::compileKernelText(path, text, options, &diagnostic);
-                            outcome.seconds = seconds() - start;
+                            outcome.seconds = base::seconds() - start;
                             if (cancel->load()) {
                                 outcome.cancelled = true;
                             } else if (kernel) {
@@ -223,7 +207,7 @@ bool KernelFile::poll(double now) {
     if (m_knownTime && *time == *m_knownTime)
         return fresh;
     m_knownTime = time;
-    auto text = readText(m_state.path);
+    auto text = io::readFileText(m_state.path, kMaxKernelFileBytes);
     if (!text) {
         m_state.fileNote = text.error().message;
         return fresh;
@@ -269,7 +253,7 @@ fs::path exerciseCopyFolder() {
 }
 
 Result<fs::path> copyExercise(const fs::path& source, const fs::path& folder) {
-    auto text = readText(source);
+    auto text = io::readFileText(source, kMaxKernelFileBytes);
     if (!text)
         return text.error();
     std::error_code error;
@@ -277,31 +261,26 @@ Result<fs::path> copyExercise(const fs::path& source, const fs::path& folder) {
     if (error)
         return io::fileError(folder, "cannot create the folder: " + error.message());
     const std::string stem = source.stem().string(), extension = source.extension().string();
+    // A name of its own: a file of that name, there already or made meanwhile, is left alone.
+    base::AtomicWriteOptions options;
+    options.replace = false;
+    options.sync = false;
+    options.mode = 0644;
     for (int n = 1; n < 1000; ++n) {
         const fs::path target = folder / (n == 1 ? stem + extension : stem + "-" + std::to_string(n) + extension);
-        // O_EXCL: a file of that name, there already or made meanwhile, is left alone.
-        const int fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0) {
-            if (errno == EEXIST)
+        const auto failure = base::writeFileAtomic(target, *text, options);
+        if (!failure)
+            return target;
+        switch (failure->kind) {
+            case base::FileError::Kind::Exists:
+            case base::FileError::Kind::IsDirectory:
+            case base::FileError::Kind::NotRegularFile:
                 continue;
-            return io::fileError(target, std::string("cannot be created: ") + std::strerror(errno));
+            case base::FileError::Kind::CreateTemporary:
+                return io::fileError(target, "cannot be created: " + failure->detail);
+            default:
+                return io::fileError(target, "cannot be written: " + failure->detail);
         }
-        std::size_t written = 0;
-        while (written < text->size()) {
-            const ssize_t n = ::write(fd, text->data() + written, text->size() - written);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                const std::string why = std::strerror(errno);
-                ::close(fd);
-                fs::remove(target, error);
-                return io::fileError(target, "cannot be written: " + why);
-            }
-            written += static_cast<std::size_t>(n);
-        }
-        if (::close(fd) != 0)
-            return io::fileError(target, std::string("cannot be written: ") + std::strerror(errno));
-        return target;
     }
     return io::fileError(folder, "holds 999 copies of " + source.filename().string() + " already");
 }

@@ -4,10 +4,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
+#include "base/read_file.hpp"
 #include "core/kernel_catalogue.hpp"
 #include "model/assets.hpp"
 #include "model/inputs.hpp"
@@ -641,32 +640,25 @@ LessonRead parseLesson(std::string_view text, const fs::path& file) {
 }
 
 LessonRead readLesson(const fs::path& file) {
-    std::error_code ec;
-    if (!fs::exists(file, ec)) {
+    auto text = base::readFileText(file, 4 * 1024 * 1024);
+    if (!text) {
         LessonRead read;
-        read.errors.push_back({file, 0, "does not exist"});
+        switch (text.error().kind) {
+            case base::FileError::Kind::Missing:
+                read.errors.push_back({file, 0, "does not exist"});
+                break;
+            case base::FileError::Kind::IsDirectory:
+                read.errors.push_back({file, 0, "is a folder, not a lesson file"});
+                break;
+            case base::FileError::Kind::TooLarge:
+                read.errors.push_back({file, 0, "is over 4 MB: not a lesson file"});
+                break;
+            default:
+                read.errors.push_back({file, 0, "cannot be read"});
+        }
         return read;
     }
-    if (fs::is_directory(file, ec)) {
-        LessonRead read;
-        read.errors.push_back({file, 0, "is a folder, not a lesson file"});
-        return read;
-    }
-    const auto size = fs::file_size(file, ec);
-    if (!ec && size > 4 * 1024 * 1024) {
-        LessonRead read;
-        read.errors.push_back({file, 0, "is over 4 MB: not a lesson file"});
-        return read;
-    }
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        LessonRead read;
-        read.errors.push_back({file, 0, "cannot be read"});
-        return read;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::string content = text.str();
+    const std::string& content = *text;
     if (content.find('\0') != std::string::npos) {
         LessonRead read;
         read.errors.push_back({file, 0, "is a binary file, not a lesson file"});

@@ -1,9 +1,9 @@
 #include "model/runner.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
+#include "base/clock.hpp"
 #include "core/planner.hpp"
 #include "core/threads.hpp"
 #include "reference/reference.hpp"
@@ -11,10 +11,6 @@
 namespace tilescope::ui {
 
 namespace {
-
-double now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 constexpr std::size_t kCachedInputs = 4;
 
@@ -101,7 +97,7 @@ RunProgress Runner::progress() const {
     p.stage = m_runningId != 0 ? m_stage : "waiting";
     p.blocksDone = m_blocksDone.load();
     p.blocksTotal = m_blocksTotal;
-    p.seconds = m_runningId != 0 ? now() - m_startedAt : 0.0;
+    p.seconds = m_runningId != 0 ? base::seconds() - m_startedAt : 0.0;
     return p;
 }
 
@@ -165,7 +161,7 @@ void Runner::runPendingJob() {
             m_pending.reset();
             m_runningId = id;
             m_stage = "loading the input";
-            m_startedAt = now();
+            m_startedAt = base::seconds();
             m_blocksTotal = 0;
             m_blocksDone = 0;
             m_cancel = false;
@@ -209,7 +205,7 @@ Result<std::shared_ptr<const Image>> Runner::inputFor(const InputSpec& spec, int
 }
 
 RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
-    const double start = now();
+    const double start = base::seconds();
     RunOutcome outcome;
     outcome.id = id;
 
@@ -217,7 +213,7 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     if (!input) {
         outcome.inputError = input.error();
         outcome.job = std::move(job);
-        outcome.wallSeconds = now() - start;
+        outcome.wallSeconds = base::seconds() - start;
         return outcome;
     }
     outcome.input = *input;
@@ -246,7 +242,7 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
         outcome.cancelled = true;
         outcome.runError = Error{ExitCode::BadInput, "cancelled"};
         outcome.job = std::move(job);
-        outcome.wallSeconds = now() - start;
+        outcome.wallSeconds = base::seconds() - start;
         return outcome;
     }
 
@@ -303,7 +299,7 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
         outcome.result = std::move(*result);
     }
     outcome.job = std::move(job);
-    outcome.wallSeconds = now() - start;
+    outcome.wallSeconds = base::seconds() - start;
     return outcome;
 }
 

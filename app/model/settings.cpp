@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
-#include <span>
 #include <system_error>
 #include <utility>
 
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
+#include "io/whole_file.hpp"
 #include "model/setup_rules.hpp"
 
 namespace tilescope::ui {
@@ -159,10 +159,10 @@ Result<Settings> settingsFromJson(const std::string& text) {
 }
 
 Result<Settings> loadSettings(const std::filesystem::path& file) {
-    auto bytes = io::readFileBytes(file, kMaxSettingsBytes);
-    if (!bytes)
-        return bytes.error();
-    auto settings = settingsFromJson(std::string(bytes->begin(), bytes->end()));
+    auto text = io::readFileText(file, kMaxSettingsBytes);
+    if (!text)
+        return text.error();
+    auto settings = settingsFromJson(*text);
     if (!settings)
         return io::fileError(file, settings.error().message);
     return settings;
@@ -174,7 +174,7 @@ Status saveSettings(const std::filesystem::path& file, const Settings& settings)
     if (error)
         return io::fileError(file.parent_path(), "cannot create the folder: " + error.message());
     const std::string text = settingsToJson(settings);
-    return io::writeFileAtomic(file, std::span(reinterpret_cast<const unsigned char*>(text.data()), text.size()));
+    return io::writeFileAtomic(file, text);
 }
 
 }  // namespace tilescope::ui

@@ -1,11 +1,11 @@
 #include "model/trace_session.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <utility>
 
+#include "base/clock.hpp"
 #include "core/kernel_catalogue.hpp"
 #include "trace/trace_arrays.hpp"
 
@@ -16,10 +16,6 @@ namespace {
 // Inputs up to this many cells are traced whole (every block: the heat map
 // shows halo reuse across blocks); larger ones one block at a time.
 constexpr long long kTraceWholeCells = 128 * 128;
-
-double seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // The block whose output tile holds P(x, y).
 std::optional<Dim3> blockOfOutput(const LaunchPlan& plan, int x, int y) {
@@ -111,7 +107,7 @@ TraceSession::TraceSession(TraceSessionInputs inputs, TraceSessionCallbacks call
         m_granularity = *view.granularity;
     if (m_pendingRequest)
         m_granularity = Granularity::WarpRequest;
-    m_lastTime = seconds();
+    m_lastTime = base::seconds();
 }
 
 void TraceSession::runPending() {
@@ -204,7 +200,7 @@ void TraceSession::update() {
         }
     }
 
-    const double now = seconds();
+    const double now = base::seconds();
     const double dt = std::min(now - m_lastTime, 0.25);
     m_lastTime = now;
     if (m_playing && replay()) {

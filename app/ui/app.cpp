@@ -22,14 +22,14 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <chrono>
 #include <cstdio>
 #include <system_error>
 #include <utility>
 #include <vector>
 
-#include "io/files.hpp"
+#include "base/clock.hpp"
 #include "io/mask_file.hpp"
+#include "io/whole_file.hpp"
 #include "model/background_task.hpp"
 #include "model/kernel_file.hpp"
 #include "model/lesson_player.hpp"
@@ -68,9 +68,6 @@ constexpr Shortcut kShortcuts[] = {
     {"Up", "granularity: step, warp, event, warp request"},
 };
 
-double seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 }  // namespace
 
@@ -739,7 +736,7 @@ void App::saveSettingsIfChanged(bool force) {
         if (Status s = m_saving.get(); !s)
             m_notice = "settings not saved: " + s.error().message;
     }
-    const double now = seconds();
+    const double now = base::seconds();
     if (!force && now - m_lastSettingsCheck < 1.0)
         return;
     m_lastSettingsCheck = now;

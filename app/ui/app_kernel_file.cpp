@@ -7,12 +7,12 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
 
 #include "api/runner.hpp"
+#include "base/clock.hpp"
 #include "gfx/window.hpp"
 #include "model/assets.hpp"
 #include "model/kernel_file.hpp"
@@ -28,10 +28,6 @@ namespace tilescope::ui {
 namespace fs = std::filesystem;
 
 namespace {
-
-double seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // Whether the set-up's mask and input are made for a kernel of this
 // dimension (a kernel file's dimension is known once it has compiled).
@@ -144,7 +140,7 @@ void App::newFromExercise(const std::string& file) {
 
 void App::updateKernelFile() {
     SetupState& setup = m_settings.setup;
-    if (m_kernelFile->poll(seconds())) {
+    if (m_kernelFile->poll(base::seconds())) {
         const KernelInfo* info = m_kernelFile->kernel()->info;
         setCurrentOwnKernel(info);
         // The set-up's mask and input, for a kernel of another dimension than they were made for.

@@ -1,18 +1,14 @@
 #include "ui/panel_costs.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
+#include "base/clock.hpp"
 #include "gfx/gl.hpp"
 
 namespace tilescope::ui {
 
 namespace {
-
-double nowMs() {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // The panel a draw list belongs to: the key after "###" in its window's
 // name ("Threads###threads", and its child windows "Threads###threads/...").
@@ -36,12 +32,12 @@ double median(std::vector<double> v) {
 
 PanelCosts::Scope::Scope(PanelCosts* costs, const char* key) : m_costs(costs), m_key(key) {
     if (m_costs)
-        m_start = nowMs();
+        m_start = base::milliseconds();
 }
 
 PanelCosts::Scope::~Scope() {
     if (m_costs)
-        m_costs->row(m_key).frameDrawMs += nowMs() - m_start;
+        m_costs->row(m_key).frameDrawMs += base::milliseconds() - m_start;
 }
 
 PanelCosts::Row& PanelCosts::row(const std::string& key) {
@@ -66,11 +62,11 @@ void PanelCosts::renderByWindow(const ImDrawData& all, const std::function<void(
         one.CmdLists.push_back(list);
         one.TotalVtxCount = list->VtxBuffer.Size;
         one.TotalIdxCount = list->IdxBuffer.Size;
-        const double start = nowMs();
+        const double start = base::milliseconds();
         render(&one);
         glFinish();
         Row& r = row(panelOf(*list));
-        r.frameRenderMs += nowMs() - start;
+        r.frameRenderMs += base::milliseconds() - start;
         r.frameVertices += list->VtxBuffer.Size;
         r.frameCommands += list->CmdBuffer.Size;
     }

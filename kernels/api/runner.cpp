@@ -1,8 +1,8 @@
 #include "api/runner.hpp"
 
 #include <algorithm>
-#include <chrono>
 
+#include "base/clock.hpp"
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
 #include "exec/backends.hpp"
@@ -141,9 +141,9 @@ Status executeOn(Backend backend, const KernelInfo& k, const LaunchPlan& plan, c
             options.cancel = req.cancel;
             options.blocksDone = req.blocksDone;
             options.faults = &faults;
-            auto start = std::chrono::steady_clock::now();
+            const base::Stopwatch stopwatch;
             auto blocks = cpu::execute(plan, arrays, options);
-            result.millis += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            result.millis += stopwatch.milliseconds();
             if (!blocks) return blocks.error();
             if (traceThis) {
                 result.trace = describeLaunch(k, plan, Backend::Cpu, mask);

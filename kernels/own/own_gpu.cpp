@@ -22,10 +22,11 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 
+#include "base/atomic_file.hpp"
+#include "base/read_file.hpp"
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
 #include "core/barrier_drop.hpp"
@@ -85,13 +86,6 @@ struct ArrayParam {
     int size;
     std::uint8_t id;
 };
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 std::string cuError(cudaError_t r) {
     return std::string(cudaGetErrorName(r)) + ": " + cudaGetErrorString(r);
@@ -213,8 +207,12 @@ private:
         const fs::path includes = m_folder / "include";
         const fs::path stubs = m_folder / "nvrtc-include";
         fs::create_directories(stubs);
-        std::ofstream(stubs / "cstdint") << kStdStub;
-        std::ofstream(stubs / "cstddef") << kStdStub;
+        // The kernel's scratch folder, its own and made again for every compile: no fsync.
+        base::AtomicWriteOptions scratch;
+        scratch.sync = false;
+        for (const char* name : {"cstdint", "cstddef"})
+            if (const auto failure = base::writeFileAtomic(stubs / name, kStdStub, scratch))
+                throw CudaFailure{failure->message()};
         nvrtcProgram prog;
         if (nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS)
             throw CudaFailure{"NVRTC could not take the program"};
@@ -273,8 +271,8 @@ private:
 
     void compile() {
         if (m_compiled) return;
-        const std::string plain = kPlainPrelude + readText(m_folder / "device.cu");
-        const std::string traced = kTracedPrelude + readText(m_folder / "traced.cu") + "\n}\n";
+        const std::string plain = kPlainPrelude + base::readFileText(m_folder / "device.cu").valueOr("");
+        const std::string traced = kTracedPrelude + base::readFileText(m_folder / "traced.cu").valueOr("") + "\n}\n";
         m_plainProgram = build("device.cu", plain, false);
         m_tracedProgram = build("traced.cu", traced, true);
         m_compiled = true;

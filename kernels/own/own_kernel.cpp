@@ -18,6 +18,9 @@
 #include <sstream>
 #include <thread>
 
+#include "base/atomic_file.hpp"
+#include "base/clock.hpp"
+#include "base/read_file.hpp"
 #include "core/planner.hpp"
 #include "exec/backend.hpp"
 #include "exec/barrier_check.hpp"
@@ -35,7 +38,6 @@ std::span<const EmbeddedSource> ownHeaderTable();
 namespace tilescope::own {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 OwnKernel::~OwnKernel() {
     std::error_code ignored;
@@ -44,16 +46,13 @@ OwnKernel::~OwnKernel() {
 
 namespace {
 
-double millisSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-std::string readText(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+// The scratch folder is this kernel's alone and made again for every
+// compile: its files are written without fsync.
+constexpr base::AtomicWriteOptions kScratchWrite = [] {
+    base::AtomicWriteOptions options;
+    options.sync = false;
+    return options;
+}();
 
 Result<std::string> makeScratch() {
     std::string pattern = (fs::temp_directory_path() / "tilescope-kernel-XXXXXX").string();
@@ -127,7 +126,7 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
         env.push_back(nullptr);
     }
     pid_t pid = 0;
-    const auto start = Clock::now();
+    const base::Stopwatch running;
     const int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environment ? env.data() : environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
@@ -138,28 +137,29 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
     e.started = true;
     bool signalled = false;
     int asked = 0;
-    Clock::time_point signalledAt;
+    base::Stopwatch sinceSignal;
     for (;;) {
         const pid_t done = waitpid(pid, &e.status, WNOHANG);
         if (done == pid) break;
-        const bool late = millisSince(start) > timeLimit * 1000.0;
+        const bool late = running.milliseconds() > timeLimit * 1000.0;
         const bool stop = cancel && cancel->load();
         if ((late || stop) && !signalled) {
             e.timedOut = late && !stop;
             e.cancelled = stop;
             kill(pid, SIGUSR1);
             signalled = true;
-            signalledAt = Clock::now();
+            sinceSignal.restart();
         }
         // The worker answers a stop where its kernel's own code runs: ask a few times.
-        if (signalled && millisSince(signalledAt) < 1000.0 && static_cast<int>(millisSince(signalledAt)) / 25 > asked) {
+        const double sinceSignalMs = sinceSignal.milliseconds();
+        if (signalled && sinceSignalMs < 1000.0 && static_cast<int>(sinceSignalMs) / 25 > asked) {
             ++asked;
             kill(pid, SIGUSR1);
         }
-        if (signalled && millisSince(signalledAt) > 1000.0) kill(-pid, SIGKILL), kill(pid, SIGKILL);
-        std::this_thread::sleep_for(std::chrono::milliseconds(millisSince(start) < 200 ? 1 : 5));
+        if (signalled && sinceSignalMs > 1000.0) kill(-pid, SIGKILL), kill(pid, SIGKILL);
+        std::this_thread::sleep_for(std::chrono::milliseconds(running.milliseconds() < 200 ? 1 : 5));
     }
-    e.millis = millisSince(start);
+    e.millis = running.milliseconds();
     return e;
 }
 
@@ -224,17 +224,25 @@ std::string precompiledPrelude(const std::string& compiler, const std::vector<st
     for (const EmbeddedSource& h : ownHeaderTable()) {
         const fs::path target = cache / "include" / std::string(h.path);
         fs::create_directories(target.parent_path(), ec);
-        std::ofstream(target, std::ios::binary) << h.text;
+        // Renamed into place whole: another program's compile may be reading it.
+        if (const auto failure = base::writeFileAtomic(target, h.text, kScratchWrite)) {
+            building = false;
+            return {};
+        }
     }
-    // Written under a name of its own, then renamed: a compile never sees half of it.
-    const fs::path part = cache / ("own_cpu_prelude.hpp.gch." + std::to_string(getpid()));
     std::string line = "'" + compiler + "'";
     for (const std::string& f : flags) line += " " + f;
     line += " -I'" + (cache / "include").string() + "' -x c++-header '" +
-            (cache / "include" / "own" / "own_cpu_prelude.hpp").string() + "' -o '" + part.string() + "' && mv '" +
-            part.string() + "' '" + gch.string() + "'";
-    std::thread([line, cache] {
-        runChild({"/bin/sh", "-c", line}, cache / "build.out", cache / "build.err", 120.0, nullptr);
+            (cache / "include" / "own" / "own_cpu_prelude.hpp").string() + "' -o ";
+    std::thread([line, cache, gch] {
+        // The compiler writes a temporary, renamed into place when it
+        // succeeds: a compile never sees half of the header.
+        base::AtomicFile part(gch, kScratchWrite);
+        if (!part.open()) {
+            const Ended ended = runChild({"/bin/sh", "-c", line + "'" + part.temporaryPath().string() + "'"},
+                                         cache / "build.out", cache / "build.err", 120.0, nullptr);
+            if (ended.started && WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == 0) part.commit();
+        }
         building = false;
     }).detach();
     return {};
@@ -257,11 +265,11 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelFile(const std::string& pa
     std::error_code ec;
     if (!fs::exists(path, ec)) return badInput(path + ": no such file");
     if (fs::is_directory(path, ec)) return badInput(path + ": is a folder, not a kernel file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return badInput(path + ": cannot be read");
-    const std::string text = readText(path);
-    if (text.size() > 1'000'000) return badInput(path + ": is over 1 MB; a kernel file is a page or two");
-    return compileKernelText(path, text, options, diagnostic);
+    auto text = base::readFileText(path, 1'000'000);
+    if (!text && text.error().kind == base::FileError::Kind::TooLarge)
+        return badInput(path + ": is over 1 MB; a kernel file is a page or two");
+    if (!text) return badInput(path + ": cannot be read");
+    return compileKernelText(path, *text, options, diagnostic);
 }
 
 Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& path, const std::string& text,
@@ -272,30 +280,33 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     kernel->directory = *scratch;  // removed with the kernel, on every path out of here
     const fs::path dir = kernel->directory;
 
-    auto start = Clock::now();
+    base::Stopwatch stopwatch;
     auto translation = translate(path, text, dir.string(), diagnostic);
     if (!translation) return translation.error();
     kernel->translation = std::move(*translation);
-    kernel->translateMs = millisSince(start);
+    kernel->translateMs = stopwatch.milliseconds();
 
-    // The kernel language's headers, as this program was built with them.
-    for (const EmbeddedSource& h : ownHeaderTable()) {
-        const fs::path target = dir / "include" / std::string(h.path);
-        fs::create_directories(target.parent_path());
-        std::ofstream(target, std::ios::binary) << h.text;
-    }
+    // The kernel language's headers, as this program was built with them,
+    // and the translation: for the compiler here, and for NVRTC in the
+    // worker on a GPU (device.cu, traced.cu: own_gpu.cpp).
+    std::vector<std::pair<fs::path, std::string_view>> files;
+    for (const EmbeddedSource& h : ownHeaderTable()) files.emplace_back(dir / "include" / std::string(h.path), h.text);
     const fs::path source = dir / "kernel.cpp";
-    std::ofstream(source, std::ios::binary) << kernel->translation.cpuSource;
-    // For NVRTC, in the worker on a GPU (own_gpu.cpp).
-    std::ofstream(dir / "device.cu", std::ios::binary) << kernel->translation.deviceSource;
-    std::ofstream(dir / "traced.cu", std::ios::binary) << kernel->translation.tracedDeviceSource;
+    files.emplace_back(source, kernel->translation.cpuSource);
+    files.emplace_back(dir / "device.cu", kernel->translation.deviceSource);
+    files.emplace_back(dir / "traced.cu", kernel->translation.tracedDeviceSource);
+    for (const auto& [target, contents] : files) {
+        fs::create_directories(target.parent_path());
+        if (const auto failure = base::writeFileAtomic(target, contents, kScratchWrite))
+            return Error{ExitCode::Internal, failure->message()};
+    }
     kernel->library = (dir / "kernel.so").string();
 
     const std::string compiler = findCompiler(options);
     if (compiler.empty())
         return badInput("no C++ compiler found to compile " + path +
                         " (install g++, or name one in $TILESCOPE_CXX)");
-    start = Clock::now();
+    stopwatch.restart();
     // -g1: line tables, so that a crash or a stop names the student's line.
     const std::vector<std::string> flags = {"-std=c++20", "-O1", "-g1", "-fPIC", "-ffp-contract=off", "-w"};
     std::vector<std::string> command = {compiler};
@@ -310,13 +321,13 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     const std::vector<std::string> environment = environmentWith("TMPDIR", dir.string());
     const Ended ended = runChild(command, dir / "compile.out", dir / "compile.err", options.timeLimitSeconds,
                                  options.cancel, &environment);
-    kernel->compileMs = millisSince(start);
+    kernel->compileMs = stopwatch.milliseconds();
     if (!ended.started) return badInput("cannot run the C++ compiler " + ended.startError);
     if (ended.cancelled) return badInput("cancelled");
     if (ended.timedOut) return badInput(path + ": the C++ compiler took over " +
                                         std::to_string(static_cast<int>(options.timeLimitSeconds)) + " s");
     if (!WIFEXITED(ended.status) || WEXITSTATUS(ended.status) != 0) {
-        const std::string message = firstCompilerError(readText(dir / "compile.err"), path);
+        const std::string message = firstCompilerError(base::readFileText(dir / "compile.err").valueOr(""), path);
         if (diagnostic) {
             diagnostic->path = path;
             diagnostic->line = diagnosticLine(message, path);
@@ -427,7 +438,7 @@ struct Where {
 
 Where readWhere(const fs::path& file, const std::string& library, const std::string& path) {
     Where w;
-    std::stringstream in(readText(file));
+    std::stringstream in(base::readFileText(file).valueOr(""));
     std::string line;
     unsigned long pc = 0;
     while (std::getline(in, line)) {
@@ -446,7 +457,7 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
     const Ended e = runChild({"/usr/bin/env", "addr2line", "-i", "-e", library, address}, out,
                              out.string() + ".err", 5.0, nullptr);
     if (!e.started || !WIFEXITED(e.status) || WEXITSTATUS(e.status) != 0) return w;
-    std::stringstream chain(readText(out));
+    std::stringstream chain(base::readFileText(out).valueOr(""));
     std::string found;
     unsigned n = 0;
     while (n == 0 && std::getline(chain, found)) {
@@ -651,7 +662,7 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
             return badInput(path + where.lineText + ": the kernel crashed with " + signalName(where.signal) + at);
         auto worker = readResult(job);
         if (!worker) {
-            const std::string err = readText(job / "stderr.txt");
+            const std::string err = base::readFileText(job / "stderr.txt").valueOr("");
             return Error{ExitCode::Internal, "the kernel's worker ended without a result (exit status " +
                                                  std::to_string(WEXITSTATUS(ended.status)) + ")" +
                                                  (err.empty() ? "" : ": " + err.substr(0, err.find('\n')))};

@@ -11,12 +11,13 @@
 #include <cctype>
 #include <climits>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+
+#include "base/atomic_file.hpp"
 
 namespace tilescope::own {
 
@@ -1446,9 +1447,14 @@ std::string quoted(const std::string& path) {
     return out + "\"";
 }
 
-void writeFile(const fs::path& path, const std::string& text) {
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
+// A file of the parser's scratch folder, its own and made again for every
+// translation: written without fsync.
+bool writeFile(const fs::path& path, std::string_view text) {
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    base::AtomicWriteOptions options;
+    options.sync = false;
+    return !base::writeFileAtomic(path, text, options);
 }
 
 }  // namespace
@@ -1468,8 +1474,9 @@ Result<Translation> translateHere(const std::string& path, const std::string& or
     };
     // The stand-in headers, on disk where the parser looks for them.
     const fs::path dir = fs::path(scratch) / "parse";
-    writeFile(dir / "tilescope_prelude.h", kParsePrelude);
-    for (const char* h : kAllowedHeaders) writeFile(dir / "include" / h, "#pragma once\n");
+    bool written = writeFile(dir / "tilescope_prelude.h", kParsePrelude);
+    for (const char* h : kAllowedHeaders) written = writeFile(dir / "include" / h, "#pragma once\n") && written;
+    if (!written) return Error{ExitCode::Internal, "cannot write the parser's headers in " + dir.string()};
 
     const std::string prelude = (dir / "tilescope_prelude.h").string();
     const std::string include = "-I" + (dir / "include").string();

@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -31,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.hpp"
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
 #include "exec/cpu_executor.hpp"
@@ -104,9 +104,9 @@ public:
         options.seed = m_job.seed;
         options.workers = 1;  // one thread: a stop or a crash names the block and thread it was in
         options.faults = &m_faults;
-        const auto start = std::chrono::steady_clock::now();
+        const base::Stopwatch stopwatch;
         auto blocks = cpu::runGrid(m_plan, thread, options);
-        m_millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        m_millis = stopwatch.milliseconds();
         if (!blocks) throw LaunchError{blocks.error().message, 0};
         m_blocks = std::move(*blocks);
     }

@@ -3,8 +3,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <fstream>
+#include <span>
 
+#include "base/atomic_file.hpp"
+#include "base/read_file.hpp"
 #include "core/barrier_drop.hpp"
 
 namespace tilescope::own {
@@ -14,20 +18,31 @@ using nlohmann::json;
 
 namespace {
 
+// The job's folder is the worker's and the app's alone, and made again for
+// every run: its files are written without fsync. Each is renamed into
+// place whole (base/atomic_file.hpp), so that a reader never sees half.
+base::AtomicWriteOptions scratchWrite() {
+    base::AtomicWriteOptions options;
+    options.sync = false;
+    return options;
+}
+
+std::span<const unsigned char> bytesOf(const void* data, std::size_t size) {
+    return {static_cast<const unsigned char*>(data), size};
+}
+
 Status writeFloats(const fs::path& path, const std::vector<float>& values) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
-    if (!out) return Error{ExitCode::Internal, "cannot write " + path.string()};
+    if (const auto failure =
+            base::writeFileAtomic(path, bytesOf(values.data(), values.size() * sizeof(float)), scratchWrite()))
+        return Error{ExitCode::Internal, "cannot write " + path.string()};
     return success();
 }
 
 Status readFloats(const fs::path& path, std::vector<float>& values) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) return Error{ExitCode::Internal, "cannot read " + path.string()};
-    const std::streamsize bytes = in.tellg();
-    in.seekg(0);
-    values.resize(static_cast<std::size_t>(bytes) / sizeof(float));
-    in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+    auto bytes = base::readFileBytes(path);
+    if (!bytes) return Error{ExitCode::Internal, "cannot read " + path.string()};
+    values.resize(bytes->size() / sizeof(float));
+    std::memcpy(values.data(), bytes->data(), values.size() * sizeof(float));
     return success();
 }
 
@@ -45,7 +60,8 @@ Status writeJob(const fs::path& dir, const WorkerJob& job, const std::vector<flo
            {"constant_mask", job.constantMask}, {"backend", job.backend}, {"bench_repeats", job.benchRepeats}};
     j["trace_blocks"] = json::array();
     for (const Dim3& b : job.traceBlocks) j["trace_blocks"].push_back(dim(b));
-    std::ofstream(dir / "job.json") << j.dump();
+    if (const auto failure = base::writeFileAtomic(dir / "job.json", j.dump(), scratchWrite()))
+        return Error{ExitCode::Internal, "cannot write " + (dir / "job.json").string()};
     if (Status s = writeFloats(dir / "N.f32", N); !s) return s;
     return writeFloats(dir / "M.f32", M);
 }
@@ -98,17 +114,19 @@ Status writeResult(const fs::path& dir, const WorkerResult& r) {
            {"unavailable", r.unavailable},
            {"plain_skipped", r.plainSkipped}};
     if (Status s = writeFloats(dir / "P.f32", r.output); !s) return s;
-    std::ofstream events(dir / "events.bin", std::ios::binary);
+    // A failure is kept and returned by every later call: commit() says
+    // whether all of it was written.
+    base::AtomicFile events(dir / "events.bin", scratchWrite());
+    events.open();
     for (const BlockEvents& b : r.blocks) {
         const std::uint64_t header[4] = {b.block.x, b.block.y, b.block.z, b.events.size()};
-        events.write(reinterpret_cast<const char*>(header), sizeof header);
-        events.write(reinterpret_cast<const char*>(b.events.data()),
-                     static_cast<std::streamsize>(b.events.size() * sizeof(Event)));
+        events.write(bytesOf(header, sizeof header));
+        events.write(bytesOf(b.events.data(), b.events.size() * sizeof(Event)));
     }
-    if (!events) return Error{ExitCode::Internal, "cannot write the trace"};
+    if (const auto failure = events.commit()) return Error{ExitCode::Internal, "cannot write the trace"};
     // The result last: its presence says the rest is complete.
-    std::ofstream((dir / "result.json.part")) << j.dump();
-    fs::rename(dir / "result.json.part", dir / "result.json");
+    if (const auto failure = base::writeFileAtomic(dir / "result.json", j.dump(), scratchWrite()))
+        return Error{ExitCode::Internal, "cannot write the result"};
     return success();
 }
 

@@ -2,20 +2,17 @@
 // formats are documented in trace_io.hpp.
 #include "trace/trace_io.hpp"
 
-#include <unistd.h>
 #include <filesystem>
-#include <cerrno>
-#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "base/atomic_file.hpp"
+#include "base/read_file.hpp"
 #include "core/charconv.hpp"
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
@@ -417,49 +414,44 @@ bool decodeThread(Reader& in, std::uint16_t thread, std::uint64_t n, std::vector
 // [SECTION] Files
 
 Result<std::string> readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return badInput(path + ": cannot open the file");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad())
+    auto bytes = base::readFileText(path);
+    if (!bytes) {
+        const auto kind = bytes.error().kind;
+        if (kind == base::FileError::Kind::Missing || kind == base::FileError::Kind::Open)
+            return badInput(path + ": cannot open the file");
         return badInput(path + ": cannot read the file");
-    return bytes;
+    }
+    return std::move(*bytes);
 }
 
+// Written beside, then renamed (base/atomic_file.hpp): a reader never sees
+// half a trace. Without fsync: a trace is made again in seconds.
 Status writeFile(const std::string& path, const std::string& bytes) {
     namespace fs = std::filesystem;
+    base::AtomicWriteOptions options;
+    options.sync = false;
+    const auto failure = base::writeFileAtomic(path, bytes, options);
+    if (!failure)
+        return success();
     std::error_code ec;
-    // Only ever replace a regular file: renaming over a pipe or a device
-    // (`--out /dev/null` as root) would destroy it.
-    if (fs::is_directory(path, ec)) return badInput(path + ": cannot be written: it is a directory");
-    if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
-        return badInput(path + ": cannot be written: it exists and is not a regular file");
     const fs::path parent = fs::path(path).parent_path();
-    if (!parent.empty() && !fs::is_directory(parent, ec))
-        return badInput(path + ": cannot be written: the folder '" + parent.string() + "' does not exist");
-    // Write beside, then rename: a reader never sees half a trace. The
-    // temporary name is unique to this process and call, so two traces written
-    // to the same path at once do not collide.
-    static std::atomic<unsigned> serial{0};
-    const std::string partial =
-        path + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(serial.fetch_add(1));
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return badInput(path + ": cannot create the file (" + std::strerror(errno) + ")");
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.flush();
-        if (!out) {
-            std::remove(partial.c_str());
+    switch (failure->kind) {
+        case base::FileError::Kind::IsDirectory:
+            return badInput(path + ": cannot be written: it is a directory");
+        case base::FileError::Kind::NotRegularFile:
+            return badInput(path + ": cannot be written: it exists and is not a regular file");
+        case base::FileError::Kind::NotAFileName:
+        case base::FileError::Kind::CreateTemporary:
+            if (fs::is_directory(path, ec))
+                return badInput(path + ": cannot be written: it is a directory");
+            if (!parent.empty() && !fs::is_directory(parent, ec))
+                return badInput(path + ": cannot be written: the folder '" + parent.string() + "' does not exist");
+            return badInput(path + ": cannot create the file (" + failure->detail + ")");
+        case base::FileError::Kind::Rename:
+            return badInput(path + ": cannot write the file (" + failure->detail + ")");
+        default:
             return badInput(path + ": cannot write the file (disk full?)");
-        }
     }
-    if (std::rename(partial.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(partial.c_str());
-        return badInput(path + ": cannot write the file (" + reason + ")");
-    }
-    return success();
 }
 
 bool endsWith(const std::string& s, std::string_view suffix) {

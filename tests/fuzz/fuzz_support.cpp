@@ -7,7 +7,7 @@
 #include <cmath>
 #include <system_error>
 
-#include "io/files.hpp"
+#include "io/file_checks.hpp"
 
 namespace tilescope::fuzz {
 

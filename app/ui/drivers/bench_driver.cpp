@@ -6,11 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "base/clock.hpp"
 #include "gfx/gl.hpp"
+#include "model/trace_session.hpp"
 #include "ui/drivers/frames.hpp"
 #include "ui/frame_renderer.hpp"
 #include "ui/panel_costs.hpp"
-#include "model/trace_session.hpp"
 
 namespace tilescope::ui {
 
@@ -56,8 +57,8 @@ int runBench(AppOptions options, const BenchOptions& bench) {
         return code;
     gfx::Window& window = app.window();
     // Warm up: fonts, the first result and its textures are start-up costs, not frame costs.
-    const double deadline = seconds() + kDriverTimeoutSeconds;
-    for (int settledFrames = 0; settledFrames < kSettleFrames && seconds() < deadline;) {
+    const double deadline = base::seconds() + kDriverTimeoutSeconds;
+    for (int settledFrames = 0; settledFrames < kSettleFrames && base::seconds() < deadline;) {
         window.pollEvents();
         app.frame();
         settledFrames = app.settled() ? settledFrames + 1 : 0;
@@ -72,11 +73,11 @@ int runBench(AppOptions options, const BenchOptions& bench) {
             app.setup().whatIf = !app.setup().whatIf;  // any change re-runs; this one never makes the set-up invalid
         if (bench.stepEvery > 0 && i % bench.stepEvery == 0)
             app.traceSession().stepForward();
-        const double start = seconds();
+        const double start = base::seconds();
         window.pollEvents();
         app.frame();
         glFinish();  // count the drawing, not just the submitting
-        times.push_back((seconds() - start) * 1000.0);
+        times.push_back((base::seconds() - start) * 1000.0);
         if (app.outcome() && app.outcome()->id != lastOutcome) {
             ++results;
             lastOutcome = app.outcome()->id;

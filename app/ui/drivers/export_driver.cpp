@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "base/clock.hpp"
 #include "ui/drivers/frames.hpp"
 
 namespace tilescope::ui {
@@ -12,7 +13,7 @@ int runExport(AppOptions options, const ExportRequest& request) {
     App app(std::move(options));
     if (const int code = openApp(app))
         return code;
-    const double deadline = seconds() + kDriverTimeoutSeconds;
+    const double deadline = base::seconds() + kDriverTimeoutSeconds;
     bool settled = settle(app, deadline);
     if (settled && app.answerLessonQuestion())
         settled = settle(app, deadline);

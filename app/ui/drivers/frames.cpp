@@ -1,15 +1,11 @@
 #include "ui/drivers/frames.hpp"
 
-#include <chrono>
 #include <cstdio>
 
+#include "base/clock.hpp"
 #include "ui/app.hpp"
 
 namespace tilescope::ui {
-
-double seconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 int openApp(App& app) {
     if (Status s = app.open(); !s) {
@@ -32,7 +28,7 @@ bool settle(App& app, double deadline) {
         settledFrames = app.settled() ? settledFrames + 1 : 0;
         if (settledFrames >= kSettleFrames)
             return true;
-        if (seconds() > deadline)
+        if (base::seconds() > deadline)
             return false;
     }
 }

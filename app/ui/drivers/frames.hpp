@@ -15,13 +15,11 @@ inline constexpr double kDriverTimeoutSeconds = 120.0;
 // size and place (ImGui lays out from the previous frame's sizes).
 inline constexpr int kSettleFrames = 6;
 
-double seconds();
-
 // Opens the app: 0, or the exit code once stderr says why not.
 int openApp(App& app);
 
 // Draws frames until the app has settled for kSettleFrames frames in a row:
-// true; false when the clock (seconds()) passes `deadline` first.
+// true; false when the clock (base::seconds()) passes `deadline` first.
 bool settle(App& app, double deadline);
 
 // Writes the picture drawn last into `png` (and where things were drawn

@@ -4,8 +4,9 @@
 #include <string>
 #include <utility>
 
-#include "ui/drivers/frames.hpp"
+#include "base/clock.hpp"
 #include "model/lesson_player.hpp"
+#include "ui/drivers/frames.hpp"
 
 namespace tilescope::ui {
 
@@ -16,7 +17,7 @@ int renderLesson(AppOptions options, const std::filesystem::path& folder) {
     if (const int code = openApp(app))
         return code;
     LessonPlayer& lessons = app.lessons();
-    const double deadline = seconds() + kDriverTimeoutSeconds;
+    const double deadline = base::seconds() + kDriverTimeoutSeconds;
     int rendered = 0;
     for (;;) {
         if (!settle(app, deadline)) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "base/clock.hpp"
 #include "ui/drivers/frames.hpp"
 
 namespace tilescope::ui {
@@ -13,7 +14,7 @@ int runScreenshot(AppOptions options, const ScreenshotOptions& screenshot) {
     App app(std::move(options));
     if (const int code = openApp(app))
         return code;
-    const double deadline = seconds() + kDriverTimeoutSeconds;
+    const double deadline = base::seconds() + kDriverTimeoutSeconds;
     bool settled = settle(app, deadline);
     if (settled && !screenshot.thenOpen.empty()) {
         // The state before is in: now the file, as a user would drop it.
