@@ -196,6 +196,9 @@ private:
     void newFromExercise(const std::string& file);
     // "your conv2d_tiled (conv2d_tiled_student.cu)", for the kernel lists; empty when no file is open.
     std::string ownKernelLabel() const;
+    // The catalogue entry of the kernel compiled last (null: none), which the
+    // set-up's rules resolve the set-up name "own" to (setupKernel).
+    const KernelInfo* ownKernelInfo() const;
     // The panel that fills the window ("grid"; empty: the usual layout).
     void setFocus(const std::string& panel);
 
