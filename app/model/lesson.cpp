@@ -372,8 +372,8 @@ private:
             const PanelInfo* panel = findPanel(value);
             if (value == "none" || value.empty()) {
                 m_state.focus.clear();
-            } else if (!panel || panel->focusOrder < 0) {
-                error(line, "focus: unknown panel '" + value + "' (the panels: " + panelNameList() + "; or none)");
+            } else if (!panel || !canFocus(*panel)) {
+                error(line, "focus: unknown panel '" + value + "' (the panels: " + focusPanelNameList() + "; or none)");
                 return;
             } else {
                 m_state.focus = value;

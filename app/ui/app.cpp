@@ -348,7 +348,7 @@ bool App::settled() const {
 
 bool App::panelsSettled() const {
     for (const PanelInfo& p : kPanelTable)
-        if (m_settings.panels[p.id] && !m_panels[static_cast<std::size_t>(p.id)]->settled())
+        if (m_settings.panels[p.id] && drawnUnderFocus(p, m_focus) && !m_panels[static_cast<std::size_t>(p.id)]->settled())
             return false;
     return true;
 }
