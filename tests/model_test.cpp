@@ -138,7 +138,7 @@ TEST(SetupRules, SwitchingBetween1DAnd2DKernelsPicksWhatFits) {
     EXPECT_EQ(s.input.source, ui::InputSource::BookOneToSeven);
     EXPECT_EQ(s.block, defaultBlock(oneD));
     s.kernel = "conv1d_tiled";
-    EXPECT_TRUE(ui::checkSetup(s, std::nullopt, ui::GpuStatus{}).runnable());
+    EXPECT_TRUE(ui::checkSetup(s, std::nullopt, ui::GpuStatus{}, nullptr).runnable());
     ui::adaptToKernel(s, oneD, twoD);
     EXPECT_EQ(s.preset, ui::MaskPreset::Figure7_4);
     EXPECT_EQ(s.input.source, ui::InputSource::Photo);
@@ -149,26 +149,55 @@ TEST(SetupRules, EveryProblemIsASentenceForItsSection) {
     s.preset = ui::MaskPreset::BoxBlur;
     s.radius = 3;
     s.block = 5;
-    ui::SetupCheck check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{});
+    ui::SetupCheck check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{}, nullptr);
     EXPECT_FALSE(check.runnable());
     EXPECT_NE(check.planProblem.find("use a block edge of 7 or more"), std::string::npos) << check.planProblem;
 
     s = ui::demoSetup(ui::GpuStatus{});
     s.input.source = ui::InputSource::BookOneToSeven;  // a 1D array for a 2D kernel
-    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{});
+    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{}, nullptr);
     EXPECT_NE(check.planProblem.find("2D kernel but the input is a 1D array of 7"), std::string::npos);
 
     s = ui::demoSetup(ui::GpuStatus{});
     s.backend = Backend::Cuda;
-    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{false, "", "no CUDA device"});
+    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{false, "", "no CUDA device"}, nullptr);
     EXPECT_EQ(check.backendProblem, "CUDA is not available: no CUDA device");
 
     s = ui::demoSetup(ui::GpuStatus{});
     s.kernel = "conv1d_basic";
     s.preset = ui::MaskPreset::SobelY;
-    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{});
+    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{}, nullptr);
     EXPECT_EQ(check.maskProblem, "Sobel y exists only for 2D kernels");
     EXPECT_EQ(check.firstProblem(), check.maskProblem);
+}
+
+// The set-up name "own" is the kernel file's entry its holder passes in:
+// before it has compiled, nothing (and any catalogue kernel may be compared
+// with it); once it has, a kernel of its dimension like any other.
+TEST(SetupRules, TheOwnKernelIsWhatTheCallerPasses) {
+    KernelInfo own = *findKernel("conv1d_basic");
+    own.id = KernelId::Own;
+    const std::string key(ui::kOwnKernelKey);
+    EXPECT_EQ(ui::setupKernel(key, nullptr), nullptr);
+    EXPECT_EQ(ui::setupKernel(key, &own), &own);
+    EXPECT_EQ(ui::setupKernel("conv1d_tiled", &own), findKernel("conv1d_tiled"));
+
+    EXPECT_TRUE(ui::compareFits(key, "conv2d_basic", nullptr));
+    EXPECT_FALSE(ui::compareFits(key, "conv2d_basic", &own));
+    EXPECT_TRUE(ui::compareFits(key, "conv1d_tiled", &own));
+    EXPECT_TRUE(ui::compareFits("conv1d_tiled", key, &own));
+
+    ui::SetupState s = ui::demoSetup(ui::GpuStatus{});
+    s.kernel = key;
+    ui::SetupCheck check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{}, nullptr);
+    EXPECT_EQ(check.kernel, nullptr);
+    EXPECT_NE(check.kernelProblem.find("has not compiled yet"), std::string::npos) << check.kernelProblem;
+    s.preset = ui::MaskPreset::BookOneD;
+    s.input.source = ui::InputSource::BookOneToSeven;
+    check = ui::checkSetup(s, std::nullopt, ui::GpuStatus{}, &own);
+    EXPECT_EQ(check.kernel, &own);
+    EXPECT_TRUE(check.runnable()) << check.firstProblem();
+    EXPECT_FALSE(check.plan) << "the student's launch() chooses the grid and the block";
 }
 
 std::vector<float> presetValues(ui::MaskPreset preset, int dims, int radius) {
@@ -465,7 +494,7 @@ struct SessionHost {
     }
 
     ui::SetupState setup = smallDemo();
-    ui::SetupCheck check = ui::checkSetup(setup, std::nullopt, ui::GpuStatus{});
+    ui::SetupCheck check = ui::checkSetup(setup, std::nullopt, ui::GpuStatus{}, nullptr);
     ui::ViewState view;
     ui::Runner runner;
     std::shared_ptr<const Trace> file;

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@
 #include "io/image_file.hpp"
 #include "model/inputs.hpp"
 #include "model/masks.hpp"
+#include "model/panel_table.hpp"
 #include "model/settings.hpp"
 #include "own/own_kernel.hpp"
 #include "reference/reference.hpp"
@@ -349,6 +351,29 @@ TEST_F(UiTest, UnknownNamesOnTheCommandLineAreRefused) {
     EXPECT_NE(errors.find("unknown --preset 'blurry'"), std::string::npos) << errors;
     EXPECT_EQ(run("screenshot --out x.png --compare conv1d_basic", nullptr, &errors), 2);
     EXPECT_NE(errors.find("same dimension"), std::string::npos) << errors;
+}
+
+// A panel focused away is not drawn, so the charts' sweep it would wait for
+// never starts: the picture of the focused panel does not wait for it.
+TEST_F(UiTest, APanelFocusedAwayDoesNotHoldThePictureBack) {
+    const auto start = std::chrono::steady_clock::now();
+    const Screenshot shot = screenshot("--input-size 16x16 --panels all --focus grid");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_EQ(shot.errors.find("did not finish"), std::string::npos) << shot.errors;
+    EXPECT_LT(seconds, 60.0);
+}
+
+// --focus offers, and its help lists, only the panels that can fill the window.
+TEST_F(UiTest, FocusNamesOnlyThePanelsThatCanFillTheWindow) {
+    const std::string panels = ui::focusPanelNameList();
+    EXPECT_EQ(panels.find("help"), std::string::npos) << panels;
+    std::string errors;
+    EXPECT_EQ(run("screenshot --out x.png --focus help", nullptr, &errors), 2);
+    EXPECT_NE(errors.find("--focus: unknown panel 'help' (the panels: " + panels + ")"), std::string::npos) << errors;
+    std::string help;
+    EXPECT_EQ(run("screenshot --help", &help), 0);
+    EXPECT_NE(help.find("a panel that fills the window: " + panels), std::string::npos) << help;
 }
 
 // [SECTION] Lecture-hall mode, the view options, persistence, the benchmark

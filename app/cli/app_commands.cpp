@@ -133,7 +133,7 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
                     "show the selected thread's warp's K-th memory request (from 0), stepping by warp request from "
                     "the start")
         ->check(CLI::NonNegativeNumber);
-    command.add_option("--focus", o.focus, "a panel that fills the window: " + ui::panelNameList());
+    command.add_option("--focus", o.focus, "a panel that fills the window: " + ui::focusPanelNameList());
     command.add_option("--lesson", o.lesson,
                        "a lesson: its name (tilescope lesson --list) or a lesson file; the lesson sets the kernel, "
                        "the input and the panels");

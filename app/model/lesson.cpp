@@ -372,8 +372,8 @@ private:
             const PanelInfo* panel = findPanel(value);
             if (value == "none" || value.empty()) {
                 m_state.focus.clear();
-            } else if (!panel || panel->focusOrder < 0) {
-                error(line, "focus: unknown panel '" + value + "' (the panels: " + panelNameList() + "; or none)");
+            } else if (!panel || !canFocus(*panel)) {
+                error(line, "focus: unknown panel '" + value + "' (the panels: " + focusPanelNameList() + "; or none)");
                 return;
             } else {
                 m_state.focus = value;
@@ -555,7 +555,7 @@ private:
         const std::optional<InputShape> shape = predictedShape(s.input, dims);
         GpuStatus noGpu;
         noGpu.reason = "a lesson runs on the CPU unless the app's user chooses the GPU";
-        const SetupCheck c = checkSetup(s, shape, noGpu);
+        const SetupCheck c = checkSetup(s, shape, noGpu, nullptr);  // a lesson runs the catalogue's kernels only
         if (!c.runnable()) {
             error(std::max({at, m_state.blockLine, m_state.maskLine, m_state.inputLine}),
                   "this step's set-up cannot run: " + c.firstProblem());

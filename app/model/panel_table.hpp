@@ -139,11 +139,32 @@ inline const PanelInfo* findPanel(std::string_view key) {
     return nullptr;
 }
 
+// Whether the panel can fill the window (--focus, the Focus menu, a lesson's focus).
+inline bool canFocus(const PanelInfo& p) {
+    return p.focusOrder >= 0;
+}
+
+// Whether an open panel is drawn while the panel `focus` fills the window
+// (empty: none): the focused one, and the overlays, which draw over it. The
+// others are not drawn, so what they would wait for (the charts' sweep)
+// must not hold a picture back.
+inline bool drawnUnderFocus(const PanelInfo& p, std::string_view focus) {
+    return focus.empty() || p.key == focus || p.place == PanelPlace::Overlay;
+}
+
 // "setup, result, ..." for messages and the command line's help.
 inline std::string panelNameList() {
     std::string text;
     for (const PanelInfo& p : kPanelTable)
         text += (text.empty() ? "" : ", ") + std::string(p.key);
+    return text;
+}
+// The same of the panels that can fill the window (canFocus), for --focus.
+inline std::string focusPanelNameList() {
+    std::string text;
+    for (const PanelInfo& p : kPanelTable)
+        if (canFocus(p))
+            text += (text.empty() ? "" : ", ") + std::string(p.key);
     return text;
 }
 

@@ -25,28 +25,19 @@ std::string inAppWords(std::string message) {
     return message;
 }
 
-namespace {
-// Written and read on the UI thread only (the app's frame, the panels).
-const KernelInfo* g_currentOwnKernel = nullptr;
-}  // namespace
-
-void setCurrentOwnKernel(const KernelInfo* kernel) {
-    g_currentOwnKernel = kernel;
-}
-
-const KernelInfo* setupKernel(std::string_view name) {
-    return isOwnKernel(name) ? g_currentOwnKernel : findKernel(name);
+const KernelInfo* setupKernel(std::string_view name, const KernelInfo* own) {
+    return isOwnKernel(name) ? own : findKernel(name);
 }
 
 std::string ownKernelName(const KernelInfo& kernel) {
     return "your " + std::string(kernel.name);
 }
 
-bool compareFits(const std::string& kernel, const std::string& compare) {
+bool compareFits(const std::string& kernel, const std::string& compare, const KernelInfo* own) {
     if (kernel == compare)
         return false;
-    const KernelInfo* a = setupKernel(kernel);
-    const KernelInfo* b = setupKernel(compare);
+    const KernelInfo* a = setupKernel(kernel, own);
+    const KernelInfo* b = setupKernel(compare, own);
     if ((isOwnKernel(kernel) && !a) || (isOwnKernel(compare) && !b))
         return (a || isOwnKernel(kernel)) && (b || isOwnKernel(compare));
     return a && b && a->id != b->id && a->dims == b->dims;
@@ -90,9 +81,9 @@ void adaptToKernel(SetupState& s, const KernelInfo& previous, const KernelInfo& 
     }
 }
 
-BarrierDrop barrierDropOf(const SetupState& s) {
+BarrierDrop barrierDropOf(const SetupState& s, const KernelInfo* own) {
     BarrierDrop drop;
-    const KernelInfo* k = setupKernel(s.kernel);
+    const KernelInfo* k = setupKernel(s.kernel, own);
     if (!k || s.droppedBarriers.empty())
         return drop;
     for (unsigned line : barrierLines(*k))
@@ -101,8 +92,8 @@ BarrierDrop barrierDropOf(const SetupState& s) {
     return drop;
 }
 
-Result<Mask> currentMask(const SetupState& s) {
-    const KernelInfo* k = setupKernel(s.kernel);
+Result<Mask> currentMask(const SetupState& s, const KernelInfo* own) {
+    const KernelInfo* k = setupKernel(s.kernel, own);
     if (!k)
         return badInput(isOwnKernel(s.kernel) ? "your kernel file has not compiled yet"
                                               : "unknown kernel '" + s.kernel + "'");
@@ -120,16 +111,17 @@ std::string SetupCheck::firstProblem() const {
     return {};
 }
 
-SetupCheck checkSetup(const SetupState& s, const std::optional<InputShape>& knownShape, const GpuStatus& gpu) {
+SetupCheck checkSetup(const SetupState& s, const std::optional<InputShape>& knownShape, const GpuStatus& gpu,
+                      const KernelInfo* own) {
     SetupCheck check;
-    check.kernel = setupKernel(s.kernel);
+    check.kernel = setupKernel(s.kernel, own);
     if (!check.kernel) {
         check.kernelProblem = isOwnKernel(s.kernel) ? "your kernel file has not compiled yet: open one (File > Open "
                                                       "kernel...) and compile it (Ctrl+S)"
                                                     : "unknown kernel '" + s.kernel + "'";
         return check;
     }
-    if (auto mask = currentMask(s))
+    if (auto mask = currentMask(s, own))
         check.mask = std::move(*mask);
     else
         check.maskProblem = mask.error().message;

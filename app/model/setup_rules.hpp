@@ -22,11 +22,11 @@ inline constexpr std::string_view kOwnKernelKey = "own";
 inline bool isOwnKernel(std::string_view name) {
     return name == kOwnKernelKey;
 }
-// A kernel by its set-up name: the catalogue's, or for kOwnKernelKey the
-// kernel file the app runs now (null while none has compiled).
-const KernelInfo* setupKernel(std::string_view name);
-// The app says which compiled kernel file it runs (null: none).
-void setCurrentOwnKernel(const KernelInfo* kernel);
+// A kernel by its set-up name: the catalogue's, or for kOwnKernelKey `own`,
+// the entry of the kernel file the app runs now (null while none has
+// compiled). The rules below that read the set-up's kernel take `own` too:
+// whoever holds the kernel file says which it is.
+const KernelInfo* setupKernel(std::string_view name, const KernelInfo* own);
 // What the app calls a compiled kernel file in its texts: "your conv2d_tiled".
 std::string ownKernelName(const KernelInfo& kernel);
 
@@ -51,10 +51,10 @@ void adaptToKernel(SetupState& setup, const KernelInfo& previous, const KernelIn
 
 // The barriers the set-up drops: those of its list that are lines of its
 // kernel's __syncthreads(), in the order of the source.
-BarrierDrop barrierDropOf(const SetupState& setup);
+BarrierDrop barrierDropOf(const SetupState& setup, const KernelInfo* own);
 
 // The mask the set-up describes, or why there is none.
-Result<Mask> currentMask(const SetupState& setup);
+Result<Mask> currentMask(const SetupState& setup, const KernelInfo* own);
 
 // Whether the set-up can run, section by section; each problem is a sentence
 // to show next to the control it concerns.
@@ -78,7 +78,8 @@ struct SetupCheck {
     std::string firstProblem() const;
 };
 
-SetupCheck checkSetup(const SetupState& setup, const std::optional<InputShape>& knownShape, const GpuStatus& gpu);
+SetupCheck checkSetup(const SetupState& setup, const std::optional<InputShape>& knownShape, const GpuStatus& gpu,
+                      const KernelInfo* own);
 
 // The launch planner speaks to the command line ("use --block 7 or more");
 // the app says the same with the names of its controls.
@@ -87,7 +88,7 @@ std::string inAppWords(std::string message);
 // Whether `compare` can be compared with `kernel`: another known kernel of
 // the same dimension. The kernel file before it has compiled fits any
 // catalogue kernel (its dimension is not known yet).
-bool compareFits(const std::string& kernel, const std::string& compare);
+bool compareFits(const std::string& kernel, const std::string& compare, const KernelInfo* own);
 
 // "64 x 64", "7 elements", "640 x 480 x 3 channels"
 std::string describeShape(const InputShape& shape);

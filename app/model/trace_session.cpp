@@ -7,6 +7,7 @@
 
 #include "base/clock.hpp"
 #include "core/kernel_catalogue.hpp"
+#include "own/own_kernel.hpp"
 #include "trace/trace_arrays.hpp"
 
 namespace tilescope::ui {
@@ -180,7 +181,8 @@ void TraceSession::update() {
         if (m_file)
             leaveFile();
         const std::string compare = m_inputs.view.compareKernel;
-        m_compareOn = !compare.empty() && setupKernel(compare) != nullptr;
+        const std::shared_ptr<const own::OwnKernel> own = ownKernel();
+        m_compareOn = !compare.empty() && setupKernel(compare, own ? own->info : nullptr) != nullptr;
         submitIfNeeded(0, m_inputs.setup.kernel);
         if (m_compareOn)
             submitIfNeeded(1, compare);
@@ -222,16 +224,16 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     const SetupCheck& check = m_inputs.check;
     if (!check.runnable())
         return;
-    const KernelInfo* info = setupKernel(kernel);
+    const std::shared_ptr<const own::OwnKernel> own = ownKernel();
+    const KernelInfo* ownInfo = own ? own->info : nullptr;
+    const KernelInfo* info = setupKernel(kernel, ownInfo);
     if (!info)
         return;
 
     RunJob job;
     job.kernel = kernel;
     if (isOwnKernel(kernel)) {
-        job.own = m_inputs.ownKernel ? m_inputs.ownKernel() : nullptr;
-        if (!job.own)
-            return;
+        job.own = own;
         job.kernel = ownKernelName(*info);
     }
     job.dims = info->dims;
@@ -248,7 +250,7 @@ void TraceSession::submitIfNeeded(int i, const std::string& kernel) {
     // The set-up's barriers dropped (the lines are its kernel's: the kernel
     // compared with keeps all of its own), and the warp order.
     if (kernel == setup.kernel)
-        job.drop = barrierDropOf(setup);
+        job.drop = barrierDropOf(setup, ownInfo);
     job.schedule = setup.schedule;
     const auto shape = m_inputs.runner.knownShape(setup.input, info->dims);
     const long long cells = shape ? static_cast<long long>(shape->width) * shape->height : kTraceWholeCells + 1;

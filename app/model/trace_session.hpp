@@ -204,6 +204,10 @@ public:
     Granularity& granularity() { return m_granularity; }
 
 private:
+    // The student's kernel compiled last, as the inputs give it (null: none).
+    std::shared_ptr<const own::OwnKernel> ownKernel() const {
+        return m_inputs.ownKernel ? m_inputs.ownKernel() : nullptr;
+    }
     void submitIfNeeded(int i, const std::string& kernel);
     void takeBuilt(int i);
     // A new model and the outcome it came with, for run i: the cursor and

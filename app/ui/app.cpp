@@ -105,7 +105,7 @@ Status App::open() {
     // kernel still has the dimension of the set-up's).
     if (m_options.view.compareKernel.empty() && persist)
         m_options.view.compareKernel = m_settings.compare;
-    if (!compareFits(m_settings.setup.kernel, m_options.view.compareKernel))
+    if (!compareFits(m_settings.setup.kernel, m_options.view.compareKernel, ownKernelInfo()))
         m_options.view.compareKernel.clear();
     if (m_options.panels)
         m_settings.panels = *m_options.panels;
@@ -214,6 +214,7 @@ Status App::open() {
 void App::makePanels() {
     SetupActions setupActions;
     setupActions.ownKernelLabel = [this] { return ownKernelLabel(); };
+    setupActions.ownKernel = [this] { return ownKernelInfo(); };
     setupActions.openKernel = [this] { requestOpenKernel(); };
     setupActions.openInputFile = [this](const std::string& path) { openInputFile(path); };
     setupActions.loadMaskFile = [this](const std::string& path) { return loadMaskFile(path); };
@@ -232,6 +233,7 @@ void App::makePanels() {
         .openedTrace = m_openedTrace,
         .maskFileProblem = m_maskFileProblem,
         .setupActions = std::move(setupActions),
+        .ownKernel = [this] { return ownKernelInfo(); },
         .editor = m_kernelFile->state(),
         .editorCallbacks = editorCallbacks(),
         .shortcuts = kShortcuts,
@@ -346,7 +348,7 @@ bool App::settled() const {
 
 bool App::panelsSettled() const {
     for (const PanelInfo& p : kPanelTable)
-        if (m_settings.panels[p.id] && !m_panels[static_cast<std::size_t>(p.id)]->settled())
+        if (m_settings.panels[p.id] && drawnUnderFocus(p, m_focus) && !m_panels[static_cast<std::size_t>(p.id)]->settled())
             return false;
     return true;
 }
@@ -472,9 +474,10 @@ void App::updateCheckAndSubmit() {
         noticeGpuFailure(*m_run.outcome);
     }
     const SetupState& setup = m_settings.setup;
-    const KernelInfo* kernel = setupKernel(setup.kernel);
+    const KernelInfo* own = ownKernelInfo();
+    const KernelInfo* kernel = setupKernel(setup.kernel, own);
     const int dims = kernel ? kernel->dims : 2;
-    m_run.check = checkSetup(setup, m_runner->knownShape(setup.input, dims), m_run.gpu);
+    m_run.check = checkSetup(setup, m_runner->knownShape(setup.input, dims), m_run.gpu, own);
     adjustCheckForKernelFile();
     // A file that cannot be read is known only once the runner tried.
     if (m_run.outcome && m_run.outcome->inputError && m_run.outcome->job.input == setup.input && m_run.outcome->job.dims == dims)
@@ -497,7 +500,7 @@ void App::updateCheckAndSubmit() {
     job.block = setup.block;
     job.backend = setup.backend;
     job.whatIf = setup.whatIf;
-    job.drop = barrierDropOf(setup);
+    job.drop = barrierDropOf(setup, own);
     job.schedule = setup.schedule;
     prepareKernelFileJob(job);
     m_run.submittedId = m_runner->submit(std::move(job));
@@ -702,7 +705,7 @@ Status App::loadMaskFile(const std::string& path) {
     auto mask = io::readMask(path);
     if (!mask)
         return fail(mask.error());
-    const KernelInfo* kernel = setupKernel(m_settings.setup.kernel);
+    const KernelInfo* kernel = setupKernel(m_settings.setup.kernel, ownKernelInfo());
     const int dims = kernel ? kernel->dims : 2;
     const std::string shape = std::to_string(mask->height) + "x" + std::to_string(mask->width);
     if (dims == 1 && !mask->is1D())

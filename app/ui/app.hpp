@@ -125,7 +125,8 @@ public:
     // Whether what is drawn is what will stay: the result in, and the
     // trace, the lesson's step and every panel shown (the charts' sweep).
     bool settled() const;
-    // Every panel shown has settled (the charts' sweep runs meanwhile).
+    // Every panel drawn has settled (the charts' sweep runs meanwhile); a
+    // panel focused away is not drawn, and holds nothing back.
     bool panelsSettled() const;
     // The picture drawn off-screen last, into a PNG, and where things were
     // drawn into `layoutJson` (empty: not written). Returns its size.
@@ -137,24 +138,13 @@ public:
     // ui-bench --panel-costs: each panel's drawing and rendering timed (null: not).
     void timePanels(PanelCosts* costs) { m_panelCostsNow = costs; }
 
-    // [SECTION] The state, as the drivers and the trace session read it
+    // [SECTION] The state, as the drivers read it
     SetupState& setup() { return m_settings.setup; }
-    ViewState& view() { return m_options.view; }
-    const SetupCheck& check() const { return m_run.check; }
-    Runner& runner() { return *m_runner; }
     TraceSession& traceSession() { return *m_traceSession; }
     LessonPlayer& lessons() { return *m_lessons; }
     // The latest published outcome.
     const std::shared_ptr<const RunOutcome>& outcome() const { return m_run.outcome; }
-    std::size_t eventBudget() const { return m_options.eventBudget; }
     bool lecture() const { return m_settings.lecture; }
-    // The trace opened with --open-trace (null: none, or it could not be
-    // read, and then OpenedTrace::problem says why). The step-through views
-    // step through it and the hardware panel shows its hardware record.
-    const std::shared_ptr<const Trace>& openedTraceFile() const { return m_openedTrace.trace; }
-    std::string openedTracePath() const { return m_openedTrace.path; }
-    // The kernel compiled last from the file in the editor (null: none).
-    std::shared_ptr<const own::OwnKernel> ownKernel() const;
 
     // A file to use as the input (from a path field or dropped on the window).
     void openInputFile(const std::string& path);
@@ -194,8 +184,13 @@ private:
     void requestOpenKernel();
     // File > New from exercise: a copy of the starting file, opened.
     void newFromExercise(const std::string& file);
+    // The kernel compiled last from the file in the editor (null: none).
+    std::shared_ptr<const own::OwnKernel> ownKernel() const;
     // "your conv2d_tiled (conv2d_tiled_student.cu)", for the kernel lists; empty when no file is open.
     std::string ownKernelLabel() const;
+    // The catalogue entry of the kernel compiled last (null: none), which the
+    // set-up's rules resolve the set-up name "own" to (setupKernel).
+    const KernelInfo* ownKernelInfo() const;
     // The panel that fills the window ("grid"; empty: the usual layout).
     void setFocus(const std::string& panel);
 

@@ -3,7 +3,7 @@
 // (KernelFile compiles off the UI thread), running it as the set-up's kernel
 // or the one compared with, saying whether it is right, and where the
 // Editor panel goes. The rest of the app sees the kernel through the set-up
-// name "own" (setupKernel) and RunJob::own.
+// name "own", resolved with ownKernelInfo() (setupKernel), and RunJob::own.
 #include <imgui.h>
 
 #include <algorithm>
@@ -29,12 +29,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether the set-up's mask and input are made for a kernel of this
-// dimension (a kernel file's dimension is known once it has compiled).
-bool setupFits(const SetupState& setup, int dims) {
-    if (!currentMask(setup))
+// Whether the set-up's mask and input are made for the kernel file's
+// kernel (its dimension is known once it has compiled).
+bool setupFits(const SetupState& setup, const KernelInfo& own) {
+    if (!currentMask(setup, &own))
         return false;
-    return dims == 1 || !inputSourceInfo(setup.input.source).fixedArray;
+    return own.dims == 1 || !inputSourceInfo(setup.input.source).fixedArray;
 }
 
 // "4096 outputs", "1 output"
@@ -46,6 +46,11 @@ std::string outputs(std::size_t n) {
 
 std::shared_ptr<const own::OwnKernel> App::ownKernel() const {
     return m_kernelFile ? m_kernelFile->kernel() : nullptr;
+}
+
+const KernelInfo* App::ownKernelInfo() const {
+    const auto& kernel = ownKernel();
+    return kernel ? kernel->info : nullptr;
 }
 
 std::string App::ownKernelLabel() const {
@@ -69,8 +74,6 @@ EditorCallbacks App::editorCallbacks() {
 }
 
 void App::openKernelFileAtStart() {
-    setCurrentOwnKernel(nullptr);
-
     // --kernel-file, else the file open last time (when it is still there).
     std::string path = m_options.kernelFile.string();
     if (path.empty() && !m_configDir.empty()) {
@@ -96,11 +99,8 @@ void App::openKernelFileAtStart() {
 void App::openKernelFile(const std::string& path, bool choose) {
     if (choose)
         showEditor();
-    const bool another = !m_kernelFile->isOpen() || fs::path(m_kernelFile->state().path) != fs::path(path);
     if (!m_kernelFile->open(path))
         return;  // the editor says why; the file open before stays
-    if (another)
-        setCurrentOwnKernel(m_kernelFile->kernel() ? m_kernelFile->kernel()->info : nullptr);
     std::error_code error;
     const fs::path absolute = fs::absolute(path, error);
     m_settings.kernelFile = error ? path : absolute.lexically_normal().string();
@@ -142,14 +142,13 @@ void App::updateKernelFile() {
     SetupState& setup = m_settings.setup;
     if (m_kernelFile->poll(base::seconds())) {
         const KernelInfo* info = m_kernelFile->kernel()->info;
-        setCurrentOwnKernel(info);
         // The set-up's mask and input, for a kernel of another dimension than they were made for.
-        if (isOwnKernel(setup.kernel) && !setupFits(setup, info->dims)) {
+        if (isOwnKernel(setup.kernel) && !setupFits(setup, *info)) {
             KernelInfo before = *info;
             before.dims = info->dims == 1 ? 2 : 1;
             adaptToKernel(setup, before, *info);
         }
-        if (!compareFits(setup.kernel, m_options.view.compareKernel))
+        if (!compareFits(setup.kernel, m_options.view.compareKernel, info))
             m_options.view.compareKernel.clear();
         m_kernelFileCheckOff = false;
         m_forceRun = true;

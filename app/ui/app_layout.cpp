@@ -169,7 +169,7 @@ void App::placeNextWindow(const PanelInfo& panel) {
 
 bool App::placePanel(const PanelInfo& panel) {
     if (!m_focus.empty()) {
-        if (m_focus != panel.key)
+        if (!drawnUnderFocus(panel, m_focus))
             return false;
         const Rect r = focusRect();
         ImGui::SetNextWindowPos({r.x, r.y}, ImGuiCond_Always);

@@ -20,8 +20,9 @@ namespace tilescope::ui {
 Status App::openLessonsAtStart() {
     m_lessons->load(shippedLessons());
     if (!m_options.focus.empty()) {
-        if (const PanelInfo* panel = findPanel(m_options.focus); !panel || panel->focusOrder < 0)
-            return badInput("--focus: unknown panel '" + m_options.focus + "' (the panels: " + panelNameList() + ")");
+        if (const PanelInfo* panel = findPanel(m_options.focus); !panel || !canFocus(*panel))
+            return badInput("--focus: unknown panel '" + m_options.focus + "' (the panels: " + focusPanelNameList() +
+                            ")");
         setFocus(m_options.focus);
     }
     const std::string& name = m_options.lesson;

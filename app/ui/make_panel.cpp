@@ -34,7 +34,7 @@ std::unique_ptr<Panel> makePanel(PanelId id, const PanelSources& s) {
         case PanelId::Output:
             return std::make_unique<OutputPanel>(s.context, s.traceSession);
         case PanelId::Source:
-            return std::make_unique<SourcePanel>(s.context, s.traceSession, s.setup);
+            return std::make_unique<SourcePanel>(s.context, s.traceSession, s.setup, s.ownKernel);
         case PanelId::Counts:
             return std::make_unique<CountsPanel>(s.context, s.traceSession, s.run, s.openedTrace);
         case PanelId::Hardware:

@@ -44,6 +44,7 @@ struct PanelSources {
     const OpenedTrace& openedTrace;
     const std::string& maskFileProblem;
     SetupActions setupActions;
+    std::function<const KernelInfo*()> ownKernel;  // the kernel file's entry (null: it has not compiled)
     EditorState& editor;  // the kernel file's, in the editor
     EditorCallbacks editorCallbacks;
     std::span<const Shortcut> shortcuts;

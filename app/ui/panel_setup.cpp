@@ -75,7 +75,8 @@ void SetupPanel::drawKernel() {
     const Theme& theme = m_context.theme;
     SetupState& setup = m_setup;
     heading(theme, "Kernel");
-    const KernelInfo* current = setupKernel(setup.kernel);
+    const KernelInfo* yours = m_actions.ownKernel();
+    const KernelInfo* current = setupKernel(setup.kernel, yours);
     const std::string own = m_actions.ownKernelLabel();
     const std::string label = isOwnKernel(setup.kernel) ? (own.empty() ? "your kernel" : own)
                               : current                 ? kernelLabel(*current)
@@ -85,7 +86,6 @@ void SetupPanel::drawKernel() {
         // The student's own kernel file first: the one open in the editor.
         ImGui::TextDisabled("Your kernel");
         ImGui::Indent();
-        const KernelInfo* yours = setupKernel(kOwnKernelKey);
         if (!own.empty()) {
             const bool selected = isOwnKernel(setup.kernel);
             ImGui::BeginDisabled(!yours);
@@ -136,7 +136,7 @@ void SetupPanel::drawKernel() {
     // Compare mode: a second kernel of the same dimension, traced on the same
     // input, mask and block, stepping together with the first.
     std::string& compare = m_view.compareKernel;
-    if (!compare.empty() && !compareFits(setup.kernel, compare))
+    if (!compare.empty() && !compareFits(setup.kernel, compare, yours))
         compare.clear();  // the kernel changed under it
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("compare with");
@@ -151,11 +151,11 @@ void SetupPanel::drawKernel() {
     if (ImGui::BeginCombo("##compare", compareLabel.c_str())) {
         if (ImGui::Selectable("(nothing)", compare.empty()))
             compare.clear();
-        if (!own.empty() && compareFits(setup.kernel, std::string(kOwnKernelKey)) &&
+        if (!own.empty() && compareFits(setup.kernel, std::string(kOwnKernelKey), yours) &&
             ImGui::Selectable(own.c_str(), isOwnKernel(compare)))
             compare = std::string(kOwnKernelKey);
         for (const KernelInfo& k : allKernels()) {
-            if (!compareFits(setup.kernel, std::string(k.name)))
+            if (!compareFits(setup.kernel, std::string(k.name), yours))
                 continue;
             if (ImGui::Selectable(kernelLabel(k).c_str(), compare == k.name))
                 compare = std::string(k.name);
@@ -352,7 +352,7 @@ void SetupPanel::drawLaunch() {
 // check boxes) and, once one is, the order the CPU executor runs warps in.
 void SetupPanel::drawBarriers() {
     SetupState& setup = m_setup;
-    const BarrierDrop drop = barrierDropOf(setup);
+    const BarrierDrop drop = barrierDropOf(setup, m_actions.ownKernel());
     if (!drop.any())
         return;
     const Theme& theme = m_context.theme;

@@ -14,6 +14,10 @@
 #include "core/result.hpp"
 #include "ui/panel.hpp"
 
+namespace tilescope {
+struct KernelInfo;
+}
+
 namespace tilescope::ui {
 
 struct SetupState;
@@ -23,6 +27,7 @@ struct RunStatus;
 // What the set-up panel may ask of the app.
 struct SetupActions {
     std::function<std::string()> ownKernelLabel;  // "your conv2d_tiled (file.cu)"; empty: no kernel file open
+    std::function<const KernelInfo*()> ownKernel;  // the kernel file's entry (null: it has not compiled)
     std::function<void()> openKernel;             // File > Open kernel...: the editor's path field
     std::function<void(const std::string&)> openInputFile;
     std::function<Status(const std::string&)> loadMaskFile;  // into the custom grid (a problem: maskFileProblem)

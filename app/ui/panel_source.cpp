@@ -70,7 +70,7 @@ void SourcePanel::drawRun(int i, float height) {
     // is compared with, nor in a trace file).
     const SetupState& setup = m_setup;
     const KernelInfo& traced = kernelOf(replay->trace().plan);
-    const bool barriers = i == 0 && !session.showingFile() && setupKernel(setup.kernel) == &traced;
+    const bool barriers = i == 0 && !session.showingFile() && setupKernel(setup.kernel, m_ownKernel()) == &traced;
     if (barriers && m_barrierKernel != &traced) {
         m_barrierKernel = &traced;  // a kernel file compiled again is registered anew
         m_barrierLines = barrierLines(traced);

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ui/panel.hpp"
@@ -24,8 +26,9 @@ struct SetupState;
 
 class SourcePanel : public Panel {
 public:
-    SourcePanel(PanelContext context, TraceSession& session, SetupState& setup)
-        : m_context(context), m_session(session), m_setup(setup) {}
+    SourcePanel(PanelContext context, TraceSession& session, SetupState& setup,
+                std::function<const KernelInfo*()> ownKernel)
+        : m_context(context), m_session(session), m_setup(setup), m_ownKernel(std::move(ownKernel)) {}
     void draw(bool* open) override;
 
 private:
@@ -37,6 +40,7 @@ private:
     PanelContext m_context;
     TraceSession& m_session;
     SetupState& m_setup;  // the Source panel's check boxes drop barriers from it
+    std::function<const KernelInfo*()> m_ownKernel;  // the kernel file's entry, for a set-up that runs it
     const KernelInfo* m_barrierKernel = nullptr;  // the kernel m_barrierLines belong to
     std::vector<unsigned> m_barrierLines;  // its lines that hold a __syncthreads()
     bool m_struck = false;                 // this frame: a dropped barrier is struck through (the legend says so)

@@ -8,7 +8,7 @@
 
 #include "model/memory_view.hpp"
 #include "model/trace_session.hpp"
-#include "ui/grid_diagram.hpp"
+#include "ui/diagram_canvas.hpp"
 #include "ui/image_view.hpp"
 #include "ui/layout_probe.hpp"
 #include "ui/widgets.hpp"
