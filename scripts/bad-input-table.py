@@ -66,7 +66,19 @@ error in another file it includes) and shows none of TileScope's internal
 names (`own_user`, `ElementRef`, `tilescope::`, ...); a translation's kernels,
 arrays and barriers sit on lines of the file, and its device sources keep
 every line break; the scratch folder holds nothing afterwards but the parser's
-stand-in headers, and `$TMPDIR` nothing at all. `tests/own/mutate_kernels.py`
+stand-in headers, and `$TMPDIR` nothing at all. A kernel file is also someone
+else's code: `tests/own/broken/hostile_*.cu` and `tests/own_hostile_test.cpp`
+try what a hostile student would. An `#include` of anything but the allowed
+headers (a file of the machine, `/dev/zero`, a named pipe, a macro),
+`__has_include`, `_Pragma` and pragmas other than unrolling are refused from
+the file's text, before libclang opens anything, with the student's line and
+nothing of the named file; libclang then sees the file system through an
+overlay holding only the stand-in headers, so an include that got past would
+find no file. Calls to compiler builtins (`__builtin_*`, `__sync_*`,
+`__atomic_*`), functions the file declares but does not define, casts that
+make a pointer out of a number or read a pointer as one, and
+`reinterpret_cast` to a pointer are refused at their line: each would reach
+memory that no trace sees. `tests/own/mutate_kernels.py`
 (the test `Own.Mutations`) takes the whole path the same way, through the
 `tilescope` binary: 60 mutated copies of the correct kernels, each ending with
 exit code 0, 1 or 2 (a refusal one line naming the file), no internal name

@@ -208,6 +208,240 @@ bool allowedHeader(const std::string& name) {
     return false;
 }
 
+// [SECTION] The file's text, read before the parser reads anything.
+//
+// An #include is followed by the parser as it reads: a file of the machine
+// named there (`#include "/etc/passwd"`) would be read, its words echoed in
+// the parser's errors, and `/dev/zero` or a named pipe read without end. So
+// the preprocessor's directives are found in the text first, as the
+// preprocessor finds them (comments, `\` line splices, `%:` for `#`), and
+// any #include but the allowed headers' is refused with its line, naming
+// only what the student wrote. The parser is then kept inside the stand-in
+// headers as well (translateHere's file system overlay).
+
+// A compiler's own names: builtins and intrinsics that read and write memory
+// no trace sees (`__builtin_memcpy`, `__sync_fetch_and_add`, `__atomic_load_n`),
+// and the preprocessor's ways to reach a file or a pragma from an expression.
+// None is one of CUDA's documented functions (__syncthreads, __shfl_sync,
+// __ldg, __fmul_rn, __expf keep their names).
+constexpr const char* kCompilerPrefixes[] = {
+    "__builtin", "__sync_", "__atomic_", "__c11_atomic", "__opencl_atomic", "__hip_atomic", "__scoped_atomic",
+    "__nvvm_",   "__arithmetic_fence",
+};
+
+bool compilerName(const std::string& name) {
+    for (const char* p : kCompilerPrefixes)
+        if (name.rfind(p, 0) == 0) return true;
+    return false;
+}
+
+std::string whyNotCompilerName(const std::string& name) {
+    return name + ": a kernel file may call only CUDA's and C's documented functions; compiler builtins and "
+                  "intrinsics reach memory that no trace sees";
+}
+
+// What #pragma may say: loop unrolling as CUDA code writes it, and the
+// compilers' warnings switched off. Anything else (`#pragma clang __debug
+// crash`, `#pragma GCC dependency "file"`, `#pragma clang module import`)
+// is refused.
+bool allowedPragma(const std::string& words) {
+    std::string first, second;
+    std::size_t i = 0;
+    auto word = [&](std::string& out) {
+        while (i < words.size() && std::isspace(static_cast<unsigned char>(words[i]))) ++i;
+        while (i < words.size() && (std::isalnum(static_cast<unsigned char>(words[i])) || words[i] == '_'))
+            out += words[i++];
+    };
+    word(first);
+    word(second);
+    if (first == "unroll" || first == "nounroll" || first == "once" || first == "warning" || first == "message" ||
+        first == "nv_diag_suppress" || first == "nv_diag_default" || first == "diag_suppress" ||
+        first == "hd_warning_disable" || first == "nv_exec_check_disable")
+        return true;
+    return (first == "GCC" || first == "clang") && (second == "diagnostic" || second == "unroll" || second == "ivdep");
+}
+
+// The first directive or name of the file a kernel file may not hold, with
+// its line, or nothing.
+std::optional<Diagnostic> refusedPreprocessing(const std::string& path, const std::string& text) {
+    // Phase 2 first: `\` and a line break (spaces between them too, as Clang
+    // accepts) join two lines. Each character keeps the line it was on.
+    std::string s;
+    std::vector<unsigned> lineOf;
+    s.reserve(text.size());
+    lineOf.reserve(text.size());
+    unsigned line = 1;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\\') {
+            std::size_t j = i + 1;
+            while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\f' || text[j] == '\v')) ++j;
+            if (j < text.size() && (text[j] == '\n' || text[j] == '\r')) {
+                if (text[j] == '\r' && j + 1 < text.size() && text[j + 1] == '\n') ++j;
+                ++line;
+                i = j;
+                continue;
+            }
+        }
+        if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;  // CR LF: the LF ends the line
+        s += c == '\r' ? '\n' : c;
+        lineOf.push_back(line);
+        if (c == '\n' || c == '\r') ++line;
+    }
+    const std::size_t n = s.size();
+    auto refuse = [&](std::size_t at, const std::string& why) {
+        return Diagnostic{path, at < n ? lineOf[at] : line, 0, why};
+    };
+    auto identStart = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+    auto identChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+    // Skips a comment at i; true if there was one. A line comment stops at its line break.
+    auto comment = [&](std::size_t& i) {
+        if (i + 1 >= n || s[i] != '/') return false;
+        if (s[i + 1] == '/') {
+            while (i < n && s[i] != '\n') ++i;
+            return true;
+        }
+        if (s[i + 1] == '*') {
+            const std::size_t end = s.find("*/", i + 2);
+            i = end == std::string::npos ? n : end + 2;
+            return true;
+        }
+        return false;
+    };
+    // Skips spaces and comments within the line.
+    auto blank = [&](std::size_t& i) {
+        for (;;) {
+            while (i < n && s[i] != '\n' && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+            if (!comment(i)) return;
+        }
+    };
+    auto name = [&](std::size_t& i) {
+        std::string out;
+        while (i < n && identChar(s[i])) out += s[i++];
+        return out;
+    };
+    auto checkName = [&](const std::string& word, std::size_t at) -> std::optional<Diagnostic> {
+        if (compilerName(word)) return refuse(at, whyNotCompilerName(word));
+        if (word == "__has_include" || word == "__has_include_next" || word == "__has_embed")
+            return refuse(at, word + ": a kernel file may not look for files; it may include only CUDA's and C's "
+                                     "own headers (cuda_runtime.h, stdio.h, math.h, ...)");
+        if (word == "_Pragma")
+            return refuse(at, "_Pragma is not supported in a kernel file: write #pragma unroll on a line of its own");
+        return std::nullopt;
+    };
+    bool lineStart = true;
+    for (std::size_t i = 0; i < n;) {
+        const char c = s[i];
+        if (c == '\n') {
+            lineStart = true;
+            ++i;
+            continue;
+        }
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            ++i;
+            continue;
+        }
+        if (const std::size_t from = i; comment(i)) {
+            // A comment over several lines ends where the next line starts.
+            if (s.find('\n', from) < i) lineStart = true;
+            continue;
+        }
+        const bool hash = c == '#' || (c == '%' && i + 1 < n && s[i + 1] == ':') ||
+                          (c == '?' && s.compare(i, 3, "?\?=") == 0);
+        if (lineStart && hash) {
+            const std::size_t at = i;
+            i += c == '#' ? 1 : c == '%' ? 2 : 3;
+            blank(i);
+            const std::string directive = name(i);
+            blank(i);
+            const std::size_t restBegin = i;
+            // The rest of the directive's line, comments as spaces.
+            std::string rest;
+            while (i < n && s[i] != '\n') {
+                if (comment(i)) {
+                    rest += ' ';
+                    continue;
+                }
+                rest += s[i++];
+            }
+            if (directive == "include" || directive == "include_next" || directive == "import" ||
+                directive == "embed") {
+                std::string header;
+                const std::string shown = rest.substr(0, rest.find_last_not_of(" \t\f\v") + 1);
+                const bool named = shown.size() >= 2 &&
+                                   ((shown.front() == '<' && shown.back() == '>') ||
+                                    (shown.front() == '"' && shown.back() == '"')) &&
+                                   shown.find_first_of("<>\"", 1) == shown.size() - 1;
+                if (named) header = shown.substr(1, shown.size() - 2);
+                if (directive != "include" || !named || !allowedHeader(header)) {
+                    // What the student wrote, on one line; nothing of the file it names.
+                    std::string what = named ? "<" + header + ">" : shown;
+                    if (what.size() > 80) what = what.substr(0, 80) + "...";
+                    for (char& ch : what)
+                        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = ' ';
+                    return refuse(at, "#" + directive + " " + what + ": a kernel file may include only CUDA's and "
+                                      "C's own headers (cuda_runtime.h, stdio.h, math.h, ...), by their names");
+                }
+            } else if (directive == "pragma" && !allowedPragma(rest)) {
+                return refuse(at, "#pragma " + rest.substr(0, std::min<std::size_t>(rest.find_first_of(" \t("), 40)) +
+                                      " is not supported in a kernel file (#pragma unroll is)");
+            }
+            // Names in the directive (`#if __has_include(...)`, a #define's body).
+            for (std::size_t k = 0; k < rest.size();) {
+                if (rest[k] == '"' || rest[k] == '\'') {
+                    const char q = rest[k];
+                    for (++k; k < rest.size() && rest[k] != q; ++k)
+                        if (rest[k] == '\\') ++k;
+                    ++k;
+                } else if (identStart(rest[k]) && (k == 0 || !identChar(rest[k - 1]))) {
+                    std::size_t e = k;
+                    while (e < rest.size() && identChar(rest[e])) ++e;
+                    if (auto d = checkName(rest.substr(k, e - k), restBegin)) return d;
+                    k = e;
+                } else {
+                    ++k;
+                }
+            }
+            continue;
+        }
+        lineStart = false;
+        if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+            // A number, its digit separators (1'000) and exponents included.
+            for (++i; i < n; ++i) {
+                if ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E' || s[i - 1] == 'p' || s[i - 1] == 'P'))
+                    continue;
+                if (s[i] == '\'' && i + 1 < n && identChar(s[i + 1])) continue;
+                if (!identChar(s[i]) && s[i] != '.') break;
+            }
+            continue;
+        }
+        if (identStart(c)) {
+            const std::size_t at = i;
+            const std::string word = name(i);
+            // A raw string: R"delim( ... )delim", with its prefixes.
+            if (i < n && s[i] == '"' && !word.empty() && word.back() == 'R' &&
+                (word == "R" || word == "LR" || word == "uR" || word == "UR" || word == "u8R")) {
+                const std::size_t open = s.find('(', i);
+                if (open == std::string::npos) return std::nullopt;  // the parser says what is wrong
+                const std::string close = ")" + s.substr(i + 1, open - i - 1) + "\"";
+                const std::size_t end = s.find(close, open);
+                i = end == std::string::npos ? n : end + close.size();
+                continue;
+            }
+            if (auto d = checkName(word, at)) return d;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            for (++i; i < n && s[i] != c && s[i] != '\n'; ++i)
+                if (s[i] == '\\') ++i;
+            ++i;
+            continue;
+        }
+        ++i;
+    }
+    return std::nullopt;
+}
+
 // What the kernel may call, besides its own __device__ functions.
 constexpr const char* kKernelCalls[] = {
     "__syncthreads", "min",   "max",   "fminf", "fmaxf", "fmin",  "fmax",   "ceil",  "ceilf", "floor", "floorf",
@@ -819,6 +1053,21 @@ private:
         case CXCursor_CallExpr:
             call(c, scope);
             return;
+        case CXCursor_CStyleCastExpr:
+        case CXCursor_CXXFunctionalCastExpr:
+        case CXCursor_CXXStaticCastExpr:
+        case CXCursor_CXXReinterpretCastExpr:
+        case CXCursor_CXXDynamicCastExpr:
+        case CXCursor_CXXAddrspaceCastExpr:
+            cast(c, kind);
+            break;
+        case CXCursor_BuiltinBitCastExpr:
+            reject(line, whyNotCompilerName("__builtin_bit_cast"));
+        case CXCursor_UnexposedExpr:
+            // A conversion has one operand. One with more is a builtin that
+            // is no call (`__atomic_load_n(p, 0)`, its name made by `##`).
+            if (children(c).size() > 1) reject(line, whyNotCompilerName(builtinAround()));
+            break;
         case CXCursor_ArraySubscriptExpr: {
             const std::vector<CXCursor> kids = children(c);
             if (!kids.empty()) {
@@ -829,6 +1078,7 @@ private:
             break;
         }
         case CXCursor_DeclRefExpr:
+            builtinReference(c);
             globalQualifier(c);
             if (device) {
                 reference(c, scope);
@@ -856,6 +1106,107 @@ private:
         }
         (void)name;
         for (CXCursor child : children(c)) statement(child, scope);
+    }
+
+    // A compiler's builtin, named or taken: a function the parser declares
+    // itself (no file holds its declaration) or one with a builtin's name.
+    static bool builtinFunction(CXCursor target) {
+        const CXCursorKind k = clang_getCursorKind(target);
+        if (k != CXCursor_FunctionDecl) return false;
+        if (compilerName(str(clang_getCursorSpelling(target)))) return true;
+        CXFile file = nullptr;
+        clang_getExpansionLocation(clang_getCursorLocation(target), &file, nullptr, nullptr, nullptr);
+        return file == nullptr;
+    }
+    void builtinReference(CXCursor c) const {
+        const CXCursor target = clang_getCursorReferenced(c);
+        if (!clang_Cursor_isNull(target) && builtinFunction(target))
+            reject(lineOf(c), whyNotCompilerName(str(clang_getCursorSpelling(target))));
+    }
+
+    // The name of the builtin in the statement under way, as the parser
+    // prints it (the file may spell it in pieces).
+    std::string builtinAround() const {
+        for (std::size_t i = m_ancestors.size(); i-- > 0;) {
+            const std::string printed = str(clang_getCursorPrettyPrinted(m_ancestors[i], nullptr));
+            for (std::size_t k = 0; k < printed.size();) {
+                if (!std::isalpha(static_cast<unsigned char>(printed[k])) && printed[k] != '_') {
+                    ++k;
+                    continue;
+                }
+                std::size_t e = k;
+                while (e < printed.size() && (std::isalnum(static_cast<unsigned char>(printed[e])) || printed[e] == '_'))
+                    ++e;
+                if (compilerName(printed.substr(k, e - k))) return printed.substr(k, e - k);
+                k = e;
+            }
+        }
+        return "a compiler builtin";
+    }
+
+    // A cast that makes a pointer out of what is not one (`(float*)0x1000`,
+    // `reinterpret_cast<float*>(12345)`, a number through `(long&)p`) points
+    // wherever the number says, at memory no trace sees. Casts between
+    // pointers stay (`(void**)&d_N`, `(float*)malloc(...)`, `(const float*)P`),
+    // and so does a null pointer (`(cudaStream_t)0`).
+    void cast(CXCursor c, CXCursorKind kind) const {
+        const CXType to = clang_getCanonicalType(clang_getCursorType(c));
+        const std::string spelled = typeName(clang_getCursorType(c));
+        CXCursor operand = clang_getNullCursor();
+        for (CXCursor child : children(c))
+            if (clang_isExpression(clang_getCursorKind(child))) operand = child;
+        if (clang_Cursor_isNull(operand)) return;
+        const CXType from = clang_getCanonicalType(clang_getCursorType(operand));
+        auto isPointer = [](CXType t) {
+            return t.kind == CXType_Pointer || t.kind == CXType_BlockPointer || t.kind == CXType_MemberPointer ||
+                   t.kind == CXType_ObjCObjectPointer;
+        };
+        // `(long&)p`, `static_cast<float&>(x)`: a reference, written before
+        // the operand (an expression's type is never one).
+        bool reference = false;
+        const unsigned operandAt = beginOf(operand);
+        for (const Token& t : tokens(c))
+            if (t.begin < operandAt && (t.spelling == "&" || t.spelling == "&&")) reference = true;
+        if (kind == CXCursor_CXXReinterpretCastExpr && (isPointer(to) || reference))
+            reject(lineOf(c), "reinterpret_cast<" + spelled + (reference ? "&" : "") +
+                                  ">: a kernel file may not reinterpret memory; index the kernel's arrays as they are "
+                                  "(static_cast and const_cast between pointers are fine)");
+        // A pointer read as a number, or a variable as another type's: its bits.
+        if (isPointer(from) && !isPointer(to) && to.kind != CXType_Bool && to.kind != CXType_Void)
+            reject(lineOf(c), "a cast of " + typeName(clang_getCursorType(operand)) + " to " + spelled +
+                                  (reference ? "&" : "") + " reads a pointer as a number: a kernel file may not");
+        if (reference && !isPointer(to) && to.kind != from.kind)
+            reject(lineOf(c), "a cast of " + typeName(clang_getCursorType(operand)) + " to " + spelled +
+                                  "& reads its bytes as another type: a kernel file may not");
+        if (!isPointer(to)) return;
+        switch (from.kind) {
+        case CXType_Pointer: case CXType_BlockPointer: case CXType_MemberPointer: case CXType_ObjCObjectPointer:
+        case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
+        case CXType_DependentSizedArray: case CXType_NullPtr: case CXType_FunctionProto: case CXType_FunctionNoProto:
+            return;
+        default:
+            break;
+        }
+        // `(float*)malloc(...)`: the call is refused for what it is.
+        const CXCursor inner = unwrap(operand);
+        if (clang_getCursorKind(inner) == CXCursor_CallExpr) {
+            const std::string callee = str(clang_getCursorSpelling(inner));
+            const CXCursor target = clang_getCursorReferenced(inner);
+            if (!clang_Cursor_isNull(target) && !expansion(clang_getCursorLocation(target)).mainFile &&
+                !listed(callee, kKernelCalls) && !listed(callee, kHostCalls))
+                return;
+        }
+        // A number that is 0 is the null pointer (`(cudaStream_t)0`, `(float*)NULL`).
+        const CXEvalResult value = clang_Cursor_Evaluate(operand);
+        if (value) {
+            const bool zero = clang_EvalResult_getKind(value) == CXEval_Int &&
+                              clang_EvalResult_getAsLongLong(value) == 0;
+            clang_EvalResult_dispose(value);
+            if (zero) return;
+        }
+        reject(lineOf(c), "a cast of " + typeName(clang_getCursorType(operand)) + " to " + spelled +
+                              " makes a pointer out of a number: a kernel file may use only the pointers it is given "
+                              "(N, M, P) and its own arrays, which the trace follows");
     }
 
     // `::M`, a name of the file's own global scope: the traced builds put the
@@ -901,6 +1252,12 @@ private:
         const std::string first = t.front().spelling, last = t.back().spelling;
         if (element && (first == "&"))
             reject(lineOf(c), "the address of an array element (&a[i]) is not supported: index the array itself");
+        // `(&x)[100000]` reaches past a local variable, where no trace looks.
+        // Device code holds no pointer but the arrays it indexes: a unary
+        // operator that gives one takes an address (`&x`, also through a macro).
+        if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer)
+            reject(lineOf(c), "the address of a variable (&" + str(clang_getCursorSpelling(operand)) +
+                              ") is not supported in device code: use the variable itself");
         if (first == "++" || first == "--" || last == "++" || last == "--") {
             const std::string array = element ? rootArray(operand) : "";
             if (m_constantNames.count(array))
@@ -1317,7 +1674,19 @@ private:
             for (CXCursor child : children(c)) statement(child, scope);
             return;
         }
+        if (!clang_Cursor_isNull(callee) && builtinFunction(callee))
+            reject(line, whyNotCompilerName(str(clang_getCursorSpelling(callee))));
+        if (compilerName(name)) reject(line, whyNotCompilerName(name));
         const bool ownFunction = !clang_Cursor_isNull(callee) && expansion(clang_getCursorLocation(callee)).mainFile;
+        if (ownFunction && calleeKind == CXCursor_FunctionDecl && !hasAttr(callee, CXCursor_CUDAGlobalAttr)) {
+            // Declared in the file, defined nowhere in it: the compiler would
+            // link it to whatever function of that name it finds (`extern "C"
+            // int system(const char*);`).
+            const CXCursor definition = clang_getCursorDefinition(callee);
+            if (clang_Cursor_isNull(definition) || !expansion(clang_getCursorLocation(definition)).mainFile)
+                reject(line, name + " is declared in the file but not defined in it: a kernel file may call only "
+                                    "its own functions and CUDA's and C's documented ones");
+        }
         if (scope.context != Context::Host) {
             if (!ownFunction && !listed(name, kKernelCalls)) reject(line, whyNotCall(name));
             if (ownFunction && hasAttr(callee, CXCursor_CUDAGlobalAttr))
@@ -1472,15 +1841,36 @@ Result<Translation> translateHere(const std::string& path, const std::string& or
         if (diagnostic) *diagnostic = d;
         return badInput(d.text());
     };
+    // Nothing but the allowed headers may be included, and the parser reads
+    // none of the file's includes before that is known.
+    if (std::optional<Diagnostic> refused = refusedPreprocessing(path, text)) return fail(*refused);
+
     // The stand-in headers, on disk where the parser looks for them.
-    const fs::path dir = fs::path(scratch) / "parse";
+    std::error_code absoluteError;
+    const fs::path dir = fs::absolute(fs::path(scratch) / "parse", absoluteError);
+    if (absoluteError) return Error{ExitCode::Internal, "cannot find the parser's folder " + scratch};
     bool written = writeFile(dir / "tilescope_prelude.h", kParsePrelude);
     for (const char* h : kAllowedHeaders) written = writeFile(dir / "include" / h, "#pragma once\n") && written;
+    // The parser's view of the file system: the prelude and the stand-ins,
+    // and nothing else (no fallthrough to the disk). An #include or a
+    // __has_include that got past the check above finds no file at all.
+    std::string overlay = "{ 'version': 0, 'fallthrough': false, 'case-sensitive': true, 'roots': [\n"
+                          "  { 'type': 'directory', 'name': " + quoted(dir.string()) + ", 'contents': [\n"
+                          "    { 'type': 'file', 'name': 'tilescope_prelude.h', 'external-contents': " +
+                          quoted((dir / "tilescope_prelude.h").string()) + " },\n"
+                          "    { 'type': 'directory', 'name': 'include', 'contents': [\n";
+    for (const char* h : kAllowedHeaders)
+        overlay += std::string("      { 'type': 'file', 'name': '") + h + "', 'external-contents': " +
+                   quoted((dir / "include" / h).string()) + " },\n";
+    overlay += "    ] } ] } ] }\n";
+    written = writeFile(dir / "overlay.yaml", overlay) && written;
     if (!written) return Error{ExitCode::Internal, "cannot write the parser's headers in " + dir.string()};
 
     const std::string prelude = (dir / "tilescope_prelude.h").string();
     const std::string include = "-I" + (dir / "include").string();
-    const char* args[] = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-nostdinc",
+    const std::string overlayPath = (dir / "overlay.yaml").string();
+    const char* args[] = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++",
+                          "-nobuiltininc", "-ivfsoverlay", overlayPath.c_str(),
                           "--cuda-gpu-arch=sm_70", "-Wno-unknown-cuda-version", "-std=c++17", "-include",
                           prelude.c_str(), include.c_str(), "-ferror-limit=1"};
     CXUnsavedFile unsaved{path.c_str(), text.c_str(), static_cast<unsigned long>(text.size())};

@@ -1,0 +1,25 @@
+// expect-exit: 2
+// expect-output: hostile_builtin_memcpy_in_launch.cu:23: __builtin_memcpy: a kernel file may call only CUDA's and C's documented functions
+// expect-output-lines: 1
+//
+// hostile_builtin_memcpy_in_launch.cu -- launch() copies bytes with __builtin_memcpy, a compiler builtin
+// that is none of CUDA's or C's documented functions: refused at its line.
+
+#include <cuda_runtime.h>
+
+__global__ void conv1d_basic(const float* N, const float* M, float* P, int r, int width)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= width) return;
+    float Pvalue = 0.0f;
+    for (int j = -r; j <= r; j++)
+        if (i + j >= 0 && i + j < width) Pvalue += M[j + r] * N[i + j];
+    P[i] = Pvalue;
+}
+
+void launch(const float* N, const float* M, float* P, int r, int width)
+{
+    char a[4], b[4] = {0};
+    __builtin_memcpy(a, b, 4);
+    conv1d_basic<<<(width + 63) / 64, 64>>>(N, M, P, r, width);
+}

@@ -1,0 +1,29 @@
+// expect-exit: 2
+// expect-output: hostile_include_spliced.cu:13: #include </etc/passwd>: a kernel file may include only
+// expect-no-output: root
+// expect-output-lines: 1
+//
+// hostile_include_spliced.cu -- an #include of a file of the machine whose directive is
+// split over two lines with a backslash, and written with the %: digraph for #.
+// The preprocessor joins the lines first; so does the check: refused at the
+// directive's first line.
+
+#include <cuda_runtime.h>
+
+%:  inc\
+lude "/etc/passwd"
+
+__global__ void conv1d_basic(const float* N, const float* M, float* P, int r, int width)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= width) return;
+    float Pvalue = 0.0f;
+    for (int j = -r; j <= r; j++)
+        if (i + j >= 0 && i + j < width) Pvalue += M[j + r] * N[i + j];
+    P[i] = Pvalue;
+}
+
+void launch(const float* N, const float* M, float* P, int r, int width)
+{
+    conv1d_basic<<<(width + 63) / 64, 64>>>(N, M, P, r, width);
+}
