@@ -19,6 +19,7 @@
 #include "base/atomic_file.hpp"
 #include "base/clock.hpp"
 #include "base/read_file.hpp"
+#include "scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace tilescope;
@@ -28,33 +29,8 @@ namespace {
 // [SECTION] Helpers
 
 // A fresh directory per test, removed afterwards.
-class ScratchDir {
-public:
-    ScratchDir() {
-        static int counter = 0;
-        m_path = fs::temp_directory_path() /
-                 ("tilescope_base_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-        fs::remove_all(m_path);
-        fs::create_directories(m_path);
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        fs::remove_all(m_path, ignored);
-    }
-    fs::path operator/(const std::string& name) const { return m_path / name; }
-    const fs::path& path() const { return m_path; }
-
-    // Every name in the directory, so that a test sees a temporary left behind.
-    std::vector<std::string> names() const {
-        std::vector<std::string> list;
-        for (const auto& entry : fs::directory_iterator(m_path))
-            list.push_back(entry.path().filename().string());
-        std::sort(list.begin(), list.end());
-        return list;
-    }
-
-private:
-    fs::path m_path;
+struct ScratchDir : test::ScratchDir {
+    ScratchDir() : test::ScratchDir("tilescope_base_test") {}
 };
 
 void writePlain(const fs::path& path, const std::string& text) {

@@ -23,6 +23,7 @@
 #include "io/mask_file.hpp"
 #include "io/npy.hpp"
 #include "io/whole_file.hpp"
+#include "scratch_dir.hpp"
 
 #ifndef TILESCOPE_TESTDATA_DIR
 #define TILESCOPE_TESTDATA_DIR "/work/shared/testdata/teaching-kit-convolution"
@@ -37,24 +38,8 @@ namespace {
 // [SECTION] Helpers
 
 // A fresh directory per test, removed afterwards.
-class ScratchDir {
-public:
-    ScratchDir() {
-        static int counter = 0;
-        m_path = fs::temp_directory_path() /
-                 ("tilescope_io_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-        fs::remove_all(m_path);
-        fs::create_directories(m_path);
-    }
-    ~ScratchDir() {
-        std::error_code ignored;
-        fs::remove_all(m_path, ignored);
-    }
-    fs::path operator/(const std::string& name) const { return m_path / name; }
-    const fs::path& path() const { return m_path; }
-
-private:
-    fs::path m_path;
+struct ScratchDir : test::ScratchDir {
+    ScratchDir() : test::ScratchDir("tilescope_io_test") {}
 };
 
 void writeBytes(const fs::path& path, const Bytes& bytes) {
