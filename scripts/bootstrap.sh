@@ -33,7 +33,7 @@ jobs="${JOBS:-$(nproc)}"
 
 # --- Debian packages -------------------------------------------------------
 packages=(
-  cmake g++ make pkg-config git python3 python3-venv python3-pip
+  cmake ninja-build g++ make pkg-config git python3 python3-venv python3-pip
   libglfw3-dev libstb-dev libfreetype-dev fonts-dejavu-core
   libcli11-dev nlohmann-json3-dev libgtest-dev libboost-context-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
@@ -57,7 +57,7 @@ optional=(clang-14 libclang-rt-14-dev)
 # the same header-only libraries and fonts as the desktop's, and for the
 # page's test Chromium with the DevTools client and PIL.
 web_packages=(
-  cmake make python3 emscripten node-acorn nlohmann-json3-dev libstb-dev fonts-dejavu-core
+  cmake ninja-build make python3 emscripten node-acorn nlohmann-json3-dev libstb-dev fonts-dejavu-core
   chromium python3-websocket python3-pil
 )
 if [ "$mode" = web ]; then
@@ -96,13 +96,28 @@ fi
 # Debian package has ImPlot, and Debian's ImGui (1.86) is too old for it.
 "$root/scripts/fetch-imgui.sh"
 
+# --- The generator ---------------------------------------------------------
+# Ninja: a layer's sources compile while the layer below it is still being
+# archived (Make waits for each library before it starts on the next), so
+# both cores stay busy through kernels/'s chain of layers. A build folder
+# made earlier keeps the generator it was made with (CMake refuses another).
+generator() {
+  if [ -f "$1/CMakeCache.txt" ]; then
+    return 0
+  fi
+  if command -v ninja >/dev/null; then
+    echo "-G" "Ninja"
+  fi
+}
+
 # --- The browser version -----------------------------------------------------
 # Emscripten's JavaScript tools load node-acorn from Debian's node folder,
 # which a node installed elsewhere on the PATH does not search by itself.
 build_web() {
   local web="${WEB_BUILD_DIR:-$root/build-web}"
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-  emcmake cmake -S "$root" -B "$web" -DCMAKE_BUILD_TYPE=Release "$@"
+  # shellcheck disable=SC2046
+  emcmake cmake $(generator "$web") -S "$root" -B "$web" -DCMAKE_BUILD_TYPE=Release "$@"
   cmake --build "$web" -j "$jobs"
   echo "The page is in $web/web; serve it with: python3 -m http.server -d $web/web 8000"
   echo "and open http://localhost:8000/"
@@ -121,7 +136,8 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import glad" 2>/dev/n
 fi
 
 # --- Build -----------------------------------------------------------------
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+# shellcheck disable=SC2046
+cmake $(generator "$build") -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DPython3_EXECUTABLE="$venv/bin/python" \
   -DTILESCOPE_CUDA="${TILESCOPE_CUDA:-AUTO}"
 cmake --build "$build" -j "$jobs"
@@ -147,7 +163,8 @@ xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" ctest --output-on-failure -j "$
 # (every simulated CUDA thread) a fake stack of its own, mapped and unmapped
 # per block, and triples the run.
 asan="$root/build-asan"
-cmake -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DTILESCOPE_SANITIZE=ON \
+# shellcheck disable=SC2046
+cmake $(generator "$asan") -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DTILESCOPE_SANITIZE=ON \
   -DTILESCOPE_CUDA=OFF -DTILESCOPE_APP=OFF -DTILESCOPE_BENCH=OFF
 cmake --build "$asan" -j "$jobs"
 (
@@ -166,7 +183,8 @@ elif [ -z "$clangxx" ]; then
   echo "Fuzzers skipped: no clang++ (they need libFuzzer; install clang-14 and libclang-rt-14-dev)"
 else
   fuzz="$root/build-fuzz"
-  CXX="$clangxx" cmake -S "$root" -B "$fuzz" -DCMAKE_BUILD_TYPE=Release -DTILESCOPE_FUZZ=ON \
+  # shellcheck disable=SC2046
+  CXX="$clangxx" cmake $(generator "$fuzz") -S "$root" -B "$fuzz" -DCMAKE_BUILD_TYPE=Release -DTILESCOPE_FUZZ=ON \
     -DTILESCOPE_TESTS=OFF -DTILESCOPE_APP=OFF -DTILESCOPE_CUDA=OFF -DTILESCOPE_BENCH=OFF
   cmake --build "$fuzz" --target fuzzers -j "$jobs"
   runs="$fuzz/runs"
