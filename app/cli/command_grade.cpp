@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "exec/backend.hpp"
 #include "grade/grader.hpp"
 #include "grade/reports.hpp"
 #include "grade/spec.hpp"
@@ -98,8 +99,8 @@ int runGrade(const GradeOptions& o) {
                  submissions->size(), spec->cases.size(), jobs);
     for (const grade::Case& c : spec->cases)
         if (c.require.maxTimeRatio) {
-            std::fprintf(stderr, "tilescope grade: max_time_ratio is not checked (%s): reported as not checked\n",
-                         "the grader times nothing on a GPU yet");
+            std::fprintf(stderr, "tilescope grade: max_time_ratio is not checked (%s): each case says so\n",
+                         gpuAvailable() ? "GPU timing is not part of grading yet" : "no GPU on this machine");
             break;
         }
     grade::ClassRun run;
