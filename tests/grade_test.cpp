@@ -301,6 +301,10 @@ TEST(GradeReports, EscapesXmlAndQuotesCsv) {
     ASSERT_EQ(rows[0].size(), 2u);
     EXPECT_EQ(rows[0][0], nasty);
     EXPECT_EQ(rows[0][1], "plain");
+    // A file name in Latin-1 is no UTF-8: written as U+FFFD, never an exception.
+    const std::string text = grade::jsonText(grade::Json{{"student", "caf\xe9"}});
+    EXPECT_NE(text.find("caf\xef\xbf\xbd"), std::string::npos) << text;
+    EXPECT_EQ(json::parse(text)["student"], "caf\xef\xbf\xbd");
 }
 
 // [SECTION] A class graded through the binary

@@ -73,7 +73,7 @@ int runGrade(const GradeOptions& o) {
         const grade::SubmissionResult r = grade::gradeSubmission(*parsed, *baselines, s, options);
         printGraded(r);
         fs::create_directories(results.parent_path(), ec);
-        if (Status w = io::writeFileAtomic(results, grade::gradescopeJson(r).dump(2) + "\n"); !w)
+        if (Status w = io::writeFileAtomic(results, grade::jsonText(grade::gradescopeJson(r))); !w)
             return fail(w.error());
         std::printf("wrote %s\n", results.string().c_str());
         return 0;
@@ -92,6 +92,14 @@ int runGrade(const GradeOptions& o) {
     auto baselines = grade::measureBaselines(*spec);
     if (!baselines)
         return fail(baselines.error());
+    // The results folder, made and tried before minutes of grading rather than after.
+    fs::create_directories(o.out, ec);
+    if (ec)
+        return fail(badInput(o.out + ": cannot make the results folder: " + ec.message()));
+    const fs::path probe = fs::path(o.out) / ".tilescope-grade-probe";
+    if (Status w = io::writeFileAtomic(probe, std::string_view()); !w)
+        return fail(badInput(o.out + ": cannot write the results there: " + w.error().message));
+    fs::remove(probe, ec);
     grade::GradeOptions options;
     options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : spec->timeLimitSeconds;
     const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -57,6 +57,10 @@ std::string utcNow() {
     return s;
 }
 
+std::string jsonText(const Json& j) {
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
 std::string xmlEscape(const std::string& text) {
     std::string out;
     out.reserve(text.size());
@@ -260,14 +264,14 @@ Status writeReports(const ClassRun& run, const fs::path& outFolder) {
         fs::create_directories(folder, ec);
         if (ec)
             return badInput(folder.string() + ": cannot make the folder: " + ec.message());
-        if (Status s = io::writeFileAtomic(folder / "results.json", gradescopeJson(r).dump(2) + "\n"); !s)
+        if (Status s = io::writeFileAtomic(folder / "results.json", jsonText(gradescopeJson(r))); !s)
             return s;
     }
     if (Status s = io::writeFileAtomic(outFolder / "junit.xml", junitXml(run)); !s)
         return s;
     if (Status s = io::writeFileAtomic(outFolder / "class.csv", classCsv(run)); !s)
         return s;
-    return io::writeFileAtomic(outFolder / "class.json", classJson(run, outFolder).dump(2) + "\n");
+    return io::writeFileAtomic(outFolder / "class.json", jsonText(classJson(run, outFolder)));
 }
 
 }  // namespace tilescope::grade

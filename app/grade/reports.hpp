@@ -35,6 +35,11 @@ Json classJson(const ClassRun& run, const std::filesystem::path& outFolder);
 // and class.json into `outFolder` (made if missing).
 Status writeReports(const ClassRun& run, const std::filesystem::path& outFolder);
 
+// The JSON text of `j`, two-space indented, ending in a newline. A byte that
+// is not UTF-8 (a file name, a compiler's quote of a Latin-1 comment) becomes
+// U+FFFD rather than stopping the write.
+std::string jsonText(const Json& j);
+
 // Text as XML character data or an attribute value: & < > " ' escaped, and
 // characters XML 1.0 cannot hold (controls other than tab and newlines) left out.
 std::string xmlEscape(const std::string& text);
