@@ -1,5 +1,6 @@
 #include "grade/grader.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -165,6 +166,61 @@ std::string orderKey(HazardOrder o) {
     return o == HazardOrder::None ? "none" : hazardOrderName(o);
 }
 
+struct Timing {
+    double mine = 0, theirs = 0, ratio = 0;
+    std::string book, device;
+};
+
+// The plain kernels on the GPU: the student's (compiled with NVRTC in the
+// worker, the median of its repeats) against the book's tiled kernel at the
+// same size and mask (the median of as many runs).
+Result<Timing> timeRatio(const Spec& spec, const Case& c, const std::shared_ptr<const own::OwnKernel>& kernel,
+                         const GradeOptions& options) {
+    constexpr int kRepeats = 10;
+    // One timing at a time: kernels of two submissions on the GPU at once would time each other.
+    static std::mutex gpu;
+    std::lock_guard<std::mutex> lock(gpu);
+    RunRequest r;
+    r.kernel = std::string(kernel->info->name);
+    r.own = kernel;
+    r.input = &c.input;
+    r.mask = &c.mask;
+    r.backend = Backend::Cuda;
+    r.benchRepeats = kRepeats;
+    r.timeLimitSeconds = options.timeLimitSeconds;
+    r.cancel = options.cancel;
+    auto mine = runKernel(r);
+    if (!mine)
+        return mine.error();
+    if (mine->backend != Backend::Cuda)
+        return badInput(mine->backendReason);
+    const KernelInfo* book = findKernel(spec.dims == 1 ? "conv1d_tiled" : "conv2d_tiled_in");
+    if (!book)
+        return Error{ExitCode::Internal, "the book's tiled kernel is missing from the catalogue"};
+    RunRequest b;
+    b.kernel = std::string(book->name);
+    b.entry = book;
+    b.input = &c.input;
+    b.mask = &c.mask;
+    b.backend = Backend::Cuda;
+    std::vector<double> times;
+    for (int i = 0; i <= kRepeats; ++i) {  // the first is a warm-up
+        auto run = runKernel(b);
+        if (!run)
+            return run.error();
+        if (i > 0)
+            times.push_back(run->millis);
+    }
+    std::sort(times.begin(), times.end());
+    Timing t;
+    t.mine = mine->millis;
+    t.theirs = times[times.size() / 2];
+    t.ratio = t.theirs > 0 ? t.mine / t.theirs : 0;
+    t.book = std::string(book->name);
+    t.device = mine->backendReason;
+    return t;
+}
+
 CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
                      const std::shared_ptr<const own::OwnKernel>& kernel, const GradeOptions& options) {
     CaseResult out;
@@ -323,10 +379,34 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
     }
     if (c.require.maxTimeRatio) {
         std::string reason;
-        const bool gpu = gpuAvailable(&reason);
-        out.timeRatio = "max_time_ratio " + number(*c.require.maxTimeRatio) + ": not checked (" +
-                        (gpu ? std::string("GPU timing is not part of grading yet") : "no GPU on this machine") + ")";
-        lines.push_back(out.timeRatio + ".");
+        const double limit = *c.require.maxTimeRatio;
+        if (!gpuAvailable(&reason)) {
+            out.timeRatio = "max_time_ratio " + number(limit) + ": not checked (no GPU on this machine)";
+            lines.push_back(out.timeRatio + ".");
+        } else if (auto ratio = timeRatio(spec, c, kernel, options); !ratio) {
+            passed = false;
+            out.timeRatio = "max_time_ratio " + number(limit) +
+                            ": the plain kernel did not run on the GPU: " + ratio.error().message;
+            lines.push_back(out.timeRatio + ".");
+        } else {
+            const bool fast = ratio->ratio <= limit;
+            passed = passed && fast;
+            char text[256];
+            std::snprintf(text, sizeof text,
+                          "%s: on the GPU (%s) your kernel took %.4f ms, the book's %s %.4f ms: %.2f times its "
+                          "time, %s %s.",
+                          fast ? "fast enough" : "too slow", ratio->device.c_str(), ratio->mine, ratio->book.c_str(),
+                          ratio->theirs, ratio->ratio, fast ? "within" : "over", number(limit).c_str());
+            out.timeRatio = text;
+            lines.push_back(text);
+            if (!fast) {
+                CaseProblem p;
+                p.kind = "too_slow";
+                p.order = "none";
+                p.pattern = "too_slow";
+                out.problems.push_back(p);
+            }
+        }
     }
     if (passed && !allRight)
         passed = false;
