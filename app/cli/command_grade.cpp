@@ -129,10 +129,10 @@ int runGrade(const GradeOptions& o) {
     }
     const std::size_t n = run.results.size();
     std::printf(
-        "graded %zu submissions of %s: %d with full marks, mean %.1f of %d; %d did not compile, %d refused, "
+        "graded %zu submission%s of %s: %d with full marks, mean %.1f of %d; %d did not compile, %d refused, "
         "%d failed to run; results in %s\n",
-        n, spec->name.c_str(), full, n ? static_cast<double>(total) / static_cast<double>(n) : 0.0, spec->maxScore(),
-        compileErrors, refused, failed, o.out.c_str());
+        n, n == 1 ? "" : "s", spec->name.c_str(), full, n ? static_cast<double>(total) / static_cast<double>(n) : 0.0,
+        spec->maxScore(), compileErrors, refused, failed, o.out.c_str());
     return 0;
 }
 
