@@ -145,6 +145,11 @@ Bytes goodPng(const fs::path& scratch) {
     return bytes;
 }
 
+// A grading spec: the [assignment] of `dims`, then `rest` from line 5.
+Bytes gradeSpec(const std::string& dims, const std::string& rest) {
+    return bytesOf("[assignment]\nname = \"ex\"\ndims = " + dims + "\n\n" + rest);
+}
+
 std::map<std::string, Bytes> fixtureFiles(const fs::path& scratch) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
@@ -233,6 +238,14 @@ std::map<std::string, Bytes> fixtureFiles(const fs::path& scratch) {
         {"empty-field.csv", bytesOf("1,,1\n2,4,2\n1,2,1\n")},
         {"mask-3d.npy", npy("<f4", "(1, 3, 3)", floats(9))},
         {"taps17.txt", bytesOf(taps17 + "\n")},
+        // tilescope grade's specs (docs/grading.md)
+        {"grade.toml", gradeSpec("2", "[[case]]\nsize = \"8x8\"\nradius = 1\n")},
+        {"grade-syntax.toml", gradeSpec("2", "[[case]\nsize = \"8x8\"\n")},
+        {"grade-key.toml", gradeSpec("2", "[[case]]\nsize = \"8x8\"\nradius = 1\npionts = 2\n")},
+        {"grade-type.toml", gradeSpec("2", "[[case]]\nsize = \"8x8\"\nradius = \"one\"\n")},
+        {"grade-dims.toml", gradeSpec("1", "[[case]]\nsize = \"8x8\"\nradius = 1\n")},
+        {"grade-radius.toml", gradeSpec("2", "[[case]]\nsize = \"8x8\"\nradius = 8\n")},
+        {"grade-mask.toml", gradeSpec("2", "[[case]]\nsize = \"8x8\"\nradius = 1\nmask = \"none.txt\"\n")},
     };
 }
 

@@ -11,6 +11,7 @@ std::vector<Command> addCommands(CLI::App& app) {
     commands.push_back(addTraceCommand(app));
     commands.push_back(addSweepCommand(app));
     commands.push_back(addMemoryCommand(app));
+    commands.push_back(addGradeCommand(app));
     commands.push_back(addBenchCommand(app));
     commands.push_back(addDeviceCommand(app));
     return commands;

@@ -527,4 +527,67 @@ std::string describeProblem(const Trace& trace, const ProblemReport& p) {
     return s;
 }
 
+namespace {
+
+std::string problemCoords(const Trace& t, Dim3 d) {
+    return "(" + std::to_string(d.x) + (t.dims() == 2 ? "," + std::to_string(d.y) : "") + ")";
+}
+
+}  // namespace
+
+std::string problemLine(const Trace& t, const ProblemReport& p) {
+    std::string s = problemKindName(p.kind);
+    if (p.order != HazardOrder::None) s += std::string(" (") + hazardOrderName(p.order) + ")";
+    s += ": ";
+    const ProblemAccess& a = p.first;
+    const ProblemAccess& b = p.second;
+    auto block = [&](const ProblemAccess& x) { return problemCoords(t, t.blocks[x.block].block); };
+    auto thread = [&](const ProblemAccess& x) { return problemCoords(t, t.threadCoords(x.thread)); };
+    const std::string element = elementName(t, p.array, p.index);
+    switch (p.kind) {
+    case ProblemKind::WrongResult: {
+        char values[96];
+        std::snprintf(values, sizeof values, " = %.6g, reference %.6g", static_cast<double>(p.got), p.expected);
+        s += t.arrays[kArrayOutput].name + "(" + std::to_string(p.x) +
+             (t.dims() == 2 ? "," + std::to_string(p.y) : "") +
+             (p.channel > 0 ? ", channel " + std::to_string(p.channel) : "") + ")" + values;
+        if (a.valid())
+            s += ", block " + block(a) + ", thread " + thread(a) + ", line " + std::to_string(a.line) + ", step " +
+                 std::to_string(a.step);
+        else if (p.index >= 0)
+            s += ", never written";
+        return s;
+    }
+    case ProblemKind::OutOfBounds: {
+        // Through a 2D array, the subscripts as written and the one past its extent.
+        const ArrayInfo& array = t.arrays[p.array < kArrayCount ? p.array : 0];
+        const std::string what = p.subscripts.rows > 0
+                                     ? subscriptedName(array.name, p.subscripts) + ": " +
+                                           subscriptPastItsExtent(p.subscripts)
+                                     : element + " (" + std::to_string(array.size) + " elements)";
+        return s + "block " + block(a) + ", thread " + thread(a) + ", " + (isStore(a.op) ? "store to " : "load of ") +
+               what + ", line " + std::to_string(a.line) + ", step " + std::to_string(a.step);
+    }
+    case ProblemKind::UninitialisedRead:
+        return s + "block " + block(a) + ", thread " + thread(a) + ", " + element + ", line " +
+               std::to_string(a.line) + ", step " + std::to_string(a.step);
+    case ProblemKind::BarrierMismatch:
+        s += "block " + block(a) + ", thread " + thread(a) + " at the barrier of line " + std::to_string(a.line);
+        if (b.valid())
+            s += b.op == Op::Barrier ? ", thread " + thread(b) + " at the barrier of line " + std::to_string(b.line)
+                                     : ", " + std::to_string(p.threads) + " threads never reach it (thread " +
+                                           thread(b) + " ends at line " + std::to_string(b.line) + ")";
+        return s + ", step " + std::to_string(a.step);
+    case ProblemKind::SharedRace:
+    case ProblemKind::GlobalRace:
+    case ProblemKind::DuplicateStore:
+        break;
+    }
+    const bool oneBlock = a.block == b.block;
+    s += oneBlock ? "block " + block(a) + ", threads " + thread(a) + " -> " + thread(b)
+                  : "blocks " + block(a) + " -> " + block(b) + ", threads " + thread(a) + " -> " + thread(b);
+    return s + ", " + element + ", lines " + std::to_string(a.line) + " -> " + std::to_string(b.line) + ", steps " +
+           std::to_string(a.step) + " -> " + std::to_string(b.step);
+}
+
 }  // namespace tilescope

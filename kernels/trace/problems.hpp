@@ -142,6 +142,11 @@ ProblemSet detectProblems(const Trace& trace, const ResultCheck* results = nullp
 // 20, step 5; no __syncthreads() between them".
 std::string describeProblem(const Trace& trace, const ProblemReport& p);
 
+// One line, as `tilescope check` and `tilescope grade` print a problem:
+// "shared race (read after write): block (0,0), threads (3,1) -> (4,1),
+// N_s[1][5], lines 20 -> 31, steps 14 -> 22".
+std::string problemLine(const Trace& trace, const ProblemReport& p);
+
 // The name of an element as the kernel writes it: N_s[2][4], P[37].
 std::string elementName(const Trace& trace, std::uint8_t array, int index);
 

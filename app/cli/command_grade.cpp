@@ -1,0 +1,168 @@
+// `tilescope grade`: grades a class's kernel files against a spec (app/grade/,
+// docs/grading.md) and writes the results for Gradescope, CI and the Class
+// panel. One line per student as graded, then a summary. Exit codes: 0 the
+// grading completed (whatever the scores), 2 bad input (the spec, the
+// submissions folder, the results folder).
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "exec/backend.hpp"
+#include "grade/grader.hpp"
+#include "grade/reports.hpp"
+#include "grade/spec.hpp"
+#include "grade/submissions.hpp"
+#include "io/whole_file.hpp"
+
+namespace tilescope::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GradeOptions {
+    std::string spec;
+    std::string submissions;
+    std::string out = "results";
+    int jobs = 0;  // 0: one per core
+    bool gradescope = false;
+    std::string submissionDir;  // --gradescope: the one submission
+    std::string results;        // --gradescope: results.json
+    double timeLimit = 0;       // 0: the spec's
+};
+
+std::string fromEnv(const char* name, const char* fallback) {
+    const char* v = std::getenv(name);
+    return v && *v ? v : fallback;
+}
+
+void printGraded(const grade::SubmissionResult& r) {
+    std::printf("%-24s %3d/%-3d %s\n", r.submission.student.c_str(), r.score, r.maxScore, r.reason.c_str());
+    std::fflush(stdout);
+}
+
+int runGrade(const GradeOptions& o) {
+    if (o.gradescope) {
+        // Gradescope's layout: the spec beside run_autograder in source/, one
+        // student's files in submission/, results.json in results/.
+        const std::string spec =
+            !o.spec.empty() ? o.spec : fromEnv("TILESCOPE_GRADE_SPEC", "/autograder/source/spec.toml");
+        const fs::path submission =
+            !o.submissionDir.empty() ? fs::path(o.submissionDir)
+                                     : fs::path(fromEnv("TILESCOPE_GRADESCOPE_SUBMISSION", "/autograder/submission"));
+        const fs::path results =
+            !o.results.empty() ? fs::path(o.results)
+                               : fs::path(fromEnv("TILESCOPE_GRADESCOPE_RESULTS", "/autograder/results/results.json"));
+        auto parsed = grade::readSpec(spec);
+        if (!parsed)
+            return fail(parsed.error());
+        std::error_code ec;
+        if (!fs::is_directory(submission, ec))
+            return fail(badInput(submission.string() + ": no such submission folder"));
+        auto baselines = grade::measureBaselines(*parsed);
+        if (!baselines)
+            return fail(baselines.error());
+        grade::GradeOptions options;
+        options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : parsed->timeLimitSeconds;
+        const grade::Submission s = grade::singleSubmission(submission, "submission");
+        const grade::SubmissionResult r = grade::gradeSubmission(*parsed, *baselines, s, options);
+        printGraded(r);
+        fs::create_directories(results.parent_path(), ec);
+        if (Status w = io::writeFileAtomic(results, grade::jsonText(grade::gradescopeJson(r))); !w)
+            return fail(w.error());
+        std::printf("wrote %s\n", results.string().c_str());
+        return 0;
+    }
+    if (o.spec.empty())
+        return fail(badInput("give the spec: --spec FILE.toml"));
+    auto spec = grade::readSpec(o.spec);
+    if (!spec)
+        return fail(spec.error());
+    auto submissions = grade::findSubmissions(o.submissions);
+    if (!submissions)
+        return fail(submissions.error());
+    std::error_code ec;
+    if (fs::exists(o.out, ec) && !fs::is_directory(o.out, ec))
+        return fail(badInput(o.out + ": not a folder; --out takes the folder the results go to"));
+    auto baselines = grade::measureBaselines(*spec);
+    if (!baselines)
+        return fail(baselines.error());
+    // The results folder, made and tried before minutes of grading rather than after.
+    fs::create_directories(o.out, ec);
+    if (ec)
+        return fail(badInput(o.out + ": cannot make the results folder: " + ec.message()));
+    const fs::path probe = fs::path(o.out) / ".tilescope-grade-probe";
+    if (Status w = io::writeFileAtomic(probe, std::string_view()); !w)
+        return fail(badInput(o.out + ": cannot write the results there: " + w.error().message));
+    fs::remove(probe, ec);
+    grade::GradeOptions options;
+    options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : spec->timeLimitSeconds;
+    const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::fprintf(stderr, "tilescope grade: %s, %zu submissions, %zu cases, %d at a time\n", spec->name.c_str(),
+                 submissions->size(), spec->cases.size(), jobs);
+    for (const grade::Case& c : spec->cases)
+        if (c.require.maxTimeRatio && !gpuAvailable()) {
+            std::fprintf(stderr,
+                         "tilescope grade: max_time_ratio is not checked (no GPU on this machine): each "
+                         "case says so\n");
+            break;
+        }
+    grade::ClassRun run;
+    run.spec = &*spec;
+    run.submissions = o.submissions;
+    run.gradedAt = grade::utcNow();
+    run.results = grade::gradeAll(*spec, *baselines, *submissions, jobs, options, printGraded);
+    if (Status s = grade::writeReports(run, o.out); !s)
+        return fail(s.error());
+    int total = 0, full = 0, compileErrors = 0, refused = 0, failed = 0;
+    for (const grade::SubmissionResult& r : run.results) {
+        total += r.score;
+        full += r.score == r.maxScore;
+        compileErrors += r.status == "compile_error";
+        refused += r.status == "refused";
+        failed += r.status == "failed";
+    }
+    const std::size_t n = run.results.size();
+    std::printf(
+        "graded %zu submission%s of %s: %d with full marks, mean %.1f of %d; %d did not compile, %d refused, "
+        "%d failed to run; results in %s\n",
+        n, n == 1 ? "" : "s", spec->name.c_str(), full, n ? static_cast<double>(total) / static_cast<double>(n) : 0.0,
+        spec->maxScore(), compileErrors, refused, failed, o.out.c_str());
+    return 0;
+}
+
+}  // namespace
+
+Command addGradeCommand(CLI::App& app) {
+    auto options = std::make_shared<GradeOptions>();
+    CLI::App* c = app.add_subcommand(
+        "grade",
+        "grade a class's kernel files against a spec: each case run with every thread traced under three "
+        "warp orders; results for Gradescope, CI (JUnit), a spreadsheet and the Class panel");
+    c->add_option("--spec", options->spec, "the grading spec (TOML; docs/grading.md)");
+    c->add_option("submissions", options->submissions, "folder: one .cu or one folder per student");
+    c->add_option("--out,-o", options->out, "folder for the results")->capture_default_str();
+    c->add_option("-j,--jobs", options->jobs, "submissions graded at once (default: one per core)");
+    c->add_option("--time-limit", options->timeLimit, "seconds a run may take (default: the spec's, else 10)");
+    c->add_flag("--gradescope", options->gradescope,
+                "inside Gradescope's container: grade /autograder/submission/, write "
+                "/autograder/results/results.json");
+    c->add_option("--submission-dir", options->submissionDir,
+                  "with --gradescope: the submission folder (or $TILESCOPE_GRADESCOPE_SUBMISSION)");
+    c->add_option("--results", options->results,
+                  "with --gradescope: the results.json to write (or $TILESCOPE_GRADESCOPE_RESULTS)");
+    return Command{c, [options] {
+                       if (!options->gradescope && options->submissions.empty())
+                           return fail(
+                               badInput("give the folder of submissions: tilescope grade --spec FILE.toml "
+                                        "SUBMISSIONS/ (or --gradescope)"));
+                       return runGrade(*options);
+                   }};
+}
+
+}  // namespace tilescope::cli

@@ -1,0 +1,277 @@
+#include "grade/reports.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <map>
+
+#include "io/whole_file.hpp"
+
+namespace tilescope::grade {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// class.json's paths: relative to its folder where the file lies under it
+// or under the submissions folder's parent, else absolute.
+std::string pathFrom(const fs::path& file, const fs::path& outFolder, const fs::path& submissions) {
+    if (file.empty())
+        return "";
+    std::error_code ec;
+    const fs::path abs = fs::weakly_canonical(fs::absolute(file, ec), ec);
+    const fs::path out = fs::weakly_canonical(fs::absolute(outFolder, ec), ec);
+    const fs::path top = fs::weakly_canonical(fs::absolute(submissions, ec), ec).parent_path();
+    auto under = [](const fs::path& p, const fs::path& folder) {
+        auto [a, b] = std::mismatch(folder.begin(), folder.end(), p.begin(), p.end());
+        return a == folder.end();
+    };
+    if (under(abs, out) || (!submissions.empty() && under(abs, top)))
+        return abs.lexically_relative(out).string();
+    return abs.string();
+}
+
+Json problemJson(const CaseProblem& p) {
+    Json j{{"kind", p.kind},
+           {"order", p.order},
+           {"array", p.array.empty() ? Json(nullptr) : Json(p.array)},
+           {"first_line", p.firstLine},
+           {"second_line", p.secondLine},
+           {"count", p.count}};
+    if (p.located) {
+        j["block"] = {p.block[0], p.block[1]};
+        j["thread"] = {p.thread[0], p.thread[1]};
+        j["step"] = p.step;
+    }
+    j["pattern"] = p.pattern;
+    return j;
+}
+
+}  // namespace
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char s[32];
+    std::strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return s;
+}
+
+std::string jsonText(const Json& j) {
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string xmlEscape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char ch : text) {
+        const unsigned char c = static_cast<unsigned char>(ch);
+        switch (ch) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&apos;";
+                break;
+            default:
+                if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+                    break;
+                out += ch;
+        }
+    }
+    return out;
+}
+
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+Json gradescopeJson(const SubmissionResult& r) {
+    Json tests = Json::array();
+    for (const CaseResult& c : r.cases)
+        tests.push_back({{"name", c.name},
+                         {"score", c.score},
+                         {"max_score", c.points},
+                         {"status", c.passed ? "passed" : "failed"},
+                         {"output", c.explanation},
+                         {"visibility", "visible"}});
+    std::string output = r.status == "graded" ? "Score " + std::to_string(r.score) + " of " +
+                                                    std::to_string(r.maxScore) + ": " + r.reason
+                                              : r.message;
+    return Json{{"score", r.score},
+                {"output", output},
+                {"execution_time", static_cast<int>(r.seconds + 0.5)},
+                {"visibility", "visible"},
+                {"stdout_visibility", "hidden"},
+                {"tests", std::move(tests)}};
+}
+
+std::string junitXml(const ClassRun& run) {
+    const Spec& spec = *run.spec;
+    int tests = 0, failures = 0;
+    for (const SubmissionResult& r : run.results)
+        for (const CaseResult& c : r.cases) {
+            ++tests;
+            failures += !c.passed;
+        }
+    std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    x += "<testsuites name=\"" + xmlEscape(spec.name) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+         std::to_string(failures) + "\">\n";
+    for (const SubmissionResult& r : run.results) {
+        int f = 0;
+        for (const CaseResult& c : r.cases)
+            f += !c.passed;
+        char time[32];
+        std::snprintf(time, sizeof time, "%.3f", r.seconds);
+        x += "  <testsuite name=\"" + xmlEscape(r.submission.student) + "\" tests=\"" + std::to_string(r.cases.size()) +
+             "\" failures=\"" + std::to_string(f) + "\" errors=\"0\" time=\"" + time + "\">\n";
+        x += "    <properties>\n";
+        x += "      <property name=\"score\" value=\"" + std::to_string(r.score) + "\"/>\n";
+        x += "      <property name=\"max_score\" value=\"" + std::to_string(r.maxScore) + "\"/>\n";
+        x += "      <property name=\"status\" value=\"" + xmlEscape(r.status) + "\"/>\n";
+        x += "    </properties>\n";
+        for (const CaseResult& c : r.cases) {
+            x += "    <testcase classname=\"" + xmlEscape(spec.name + "." + r.submission.student) + "\" name=\"" +
+                 xmlEscape(c.name) + "\"";
+            if (c.passed) {
+                x += "/>\n";
+                continue;
+            }
+            const std::string first = c.explanation.substr(0, c.explanation.find('\n'));
+            x += ">\n      <failure message=\"" + xmlEscape(first) + "\" type=\"" +
+                 xmlEscape(r.status == "graded" ? "failed" : r.status) + "\">" + xmlEscape(c.explanation) +
+                 "</failure>\n    </testcase>\n";
+        }
+        x += "  </testsuite>\n";
+    }
+    x += "</testsuites>\n";
+    return x;
+}
+
+std::string classCsv(const ClassRun& run) {
+    const Spec& spec = *run.spec;
+    std::string s = "student";
+    for (const Case& c : spec.cases)
+        s += "," + csvField(c.name);
+    s += ",score,max_score,status,message\r\n";
+    for (const SubmissionResult& r : run.results) {
+        s += csvField(r.submission.student);
+        for (const CaseResult& c : r.cases)
+            s += "," + std::to_string(c.score);
+        s += "," + std::to_string(r.score) + "," + std::to_string(r.maxScore) + "," + csvField(r.status) + "," +
+             csvField(r.status == "graded" ? r.reason : r.message) + "\r\n";
+    }
+    return s;
+}
+
+Json classJson(const ClassRun& run, const fs::path& outFolder) {
+    const Spec& spec = *run.spec;
+    Json cases = Json::array();
+    for (const Case& c : spec.cases) {
+        Json require{{"no_races", c.require.noRaces},
+                     {"no_out_of_bounds", c.require.noOutOfBounds},
+                     {"no_uninitialised_reads", c.require.noUninitialisedReads},
+                     {"tiled", c.require.tiled}};
+        if (c.require.maxTimeRatio)
+            require["max_time_ratio"] = *c.require.maxTimeRatio;
+        cases.push_back(
+            {{"name", c.name}, {"size", c.size}, {"radius", c.radius}, {"points", c.points}, {"require", require}});
+    }
+    // Patterns: each once, with its students, most students first.
+    std::map<std::string, std::pair<std::string, std::vector<std::string>>> patterns;
+    Json submissions = Json::array();
+    for (const SubmissionResult& r : run.results) {
+        Json caseList = Json::array();
+        for (const CaseResult& c : r.cases) {
+            Json problems = Json::array();
+            for (const CaseProblem& p : c.problems) {
+                problems.push_back(problemJson(p));
+                auto& [kind, students] = patterns[p.pattern];
+                kind = p.kind;
+                if (std::find(students.begin(), students.end(), r.submission.student) == students.end())
+                    students.push_back(r.submission.student);
+            }
+            caseList.push_back({{"name", c.name},
+                                {"passed", c.passed},
+                                {"score", c.score},
+                                {"points", c.points},
+                                {"explanation", c.explanation},
+                                {"problems", std::move(problems)}});
+        }
+        Json s{{"student", r.submission.student},
+               {"file", pathFrom(r.submission.file.empty() ? r.submission.source : r.submission.file, outFolder,
+                                 run.submissions)},
+               {"status", r.status},
+               {"score", r.score},
+               {"max_score", r.maxScore},
+               {"message", r.message},
+               {"cases", std::move(caseList)}};
+        if (r.firstProblem) {
+            const auto& f = *r.firstProblem;
+            s["first_problem"] = {{"case", f.caseIndex},
+                                  {"line", f.line},
+                                  {"block", {f.block[0], f.block[1]}},
+                                  {"thread", {f.thread[0], f.thread[1]}},
+                                  {"step", f.step}};
+        }
+        submissions.push_back(std::move(s));
+    }
+    std::vector<std::pair<std::string, std::pair<std::string, std::vector<std::string>>>> sorted(patterns.begin(),
+                                                                                                 patterns.end());
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.second.second.size() > b.second.second.size(); });
+    Json patternList = Json::array();
+    for (const auto& [key, value] : sorted)
+        patternList.push_back(
+            {{"key", key}, {"kind", value.first}, {"text", patternText(key)}, {"students", value.second}});
+    return Json{{"format", "tilescope-class"},
+                {"version", 1},
+                {"assignment",
+                 {{"name", spec.name}, {"dims", spec.dims}, {"spec", pathFrom(spec.path, outFolder, run.submissions)}}},
+                {"graded_at", run.gradedAt},
+                {"tilescope", TILESCOPE_VERSION_STRING},
+                {"sandbox", run.sandbox},
+                {"max_score", spec.maxScore()},
+                {"cases", std::move(cases)},
+                {"submissions", std::move(submissions)},
+                {"patterns", std::move(patternList)}};
+}
+
+Status writeReports(const ClassRun& run, const fs::path& outFolder) {
+    std::error_code ec;
+    fs::create_directories(outFolder, ec);
+    if (ec)
+        return badInput(outFolder.string() + ": cannot make the results folder: " + ec.message());
+    for (const SubmissionResult& r : run.results) {
+        const fs::path folder = outFolder / r.submission.folder;
+        fs::create_directories(folder, ec);
+        if (ec)
+            return badInput(folder.string() + ": cannot make the folder: " + ec.message());
+        if (Status s = io::writeFileAtomic(folder / "results.json", jsonText(gradescopeJson(r))); !s)
+            return s;
+    }
+    if (Status s = io::writeFileAtomic(outFolder / "junit.xml", junitXml(run)); !s)
+        return s;
+    if (Status s = io::writeFileAtomic(outFolder / "class.csv", classCsv(run)); !s)
+        return s;
+    return io::writeFileAtomic(outFolder / "class.json", jsonText(classJson(run, outFolder)));
+}
+
+}  // namespace tilescope::grade

@@ -1,0 +1,52 @@
+// What grading writes: Gradescope's results.json per student, junit.xml for
+// CI, class.csv for a spreadsheet and class.json for the Class panel
+// (docs/class-json.md). Each file is written to a temporary name and renamed,
+// so a failure leaves the files of an earlier run as they were.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "grade/grader.hpp"
+#include "grade/spec.hpp"
+
+namespace tilescope::grade {
+
+using Json = nlohmann::ordered_json;
+
+struct ClassRun {
+    const Spec* spec = nullptr;
+    std::filesystem::path submissions;      // the folder graded
+    std::vector<SubmissionResult> results;  // sorted by student
+    std::string gradedAt;                   // "2026-11-26T23:00:00Z"
+    std::string sandbox = "none";
+};
+
+// Gradescope's results.json for one submission.
+Json gradescopeJson(const SubmissionResult& result);
+std::string junitXml(const ClassRun& run);
+std::string classCsv(const ClassRun& run);
+Json classJson(const ClassRun& run, const std::filesystem::path& outFolder);
+
+// Writes results/<student>/results.json for each, then junit.xml, class.csv
+// and class.json into `outFolder` (made if missing).
+Status writeReports(const ClassRun& run, const std::filesystem::path& outFolder);
+
+// The JSON text of `j`, two-space indented, ending in a newline. A byte that
+// is not UTF-8 (a file name, a compiler's quote of a Latin-1 comment) becomes
+// U+FFFD rather than stopping the write.
+std::string jsonText(const Json& j);
+
+// Text as XML character data or an attribute value: & < > " ' escaped, and
+// characters XML 1.0 cannot hold (controls other than tab and newlines) left out.
+std::string xmlEscape(const std::string& text);
+// One CSV field: quoted when it holds a comma, a quote or a line break.
+std::string csvField(const std::string& text);
+
+// "2026-11-26T23:00:00Z", now.
+std::string utcNow();
+
+}  // namespace tilescope::grade
