@@ -13,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -142,5 +143,21 @@ std::string patternSentence(int students, int submissions, const std::string& te
 
 // The submissions (indices) to list: all of them, or those with the pattern `key`.
 std::vector<std::size_t> rowsWithPattern(const ClassResults& results, const std::optional<std::string>& key);
+
+}  // namespace tilescope::ui
+
+namespace tilescope::ui {
+
+// The Class panel's state, as plain data: the class open (null: none), the
+// pattern the rows are filtered by, and what the last open or click said.
+struct ClassView {
+    std::shared_ptr<const ClassResults> results;
+    std::optional<std::string> pattern;  // the chosen pattern's key (none: every submission)
+    std::string problem;                 // why the last class.json could not be opened (shown in the panel)
+    std::string note;                    // what a click on a row did: "alice's missing_syncthreads.cu, 45x37, radius 2"
+    std::optional<std::size_t> opened;   // the submission opened last (its row stays marked)
+    std::string pathField;               // File > Open class results...: the path typed
+    bool focusPath = false;
+};
 
 }  // namespace tilescope::ui
