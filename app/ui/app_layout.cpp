@@ -40,7 +40,7 @@ App::Rect App::layoutPlace(PanelPlace place) const {
     // opens (the editor, the step-through) stand right of it.
     const bool classShown = m_settings.panels[PanelId::Class];
     const float classWidth =
-        std::round(std::clamp(width * 0.36f, std::min(m_theme.fontPixels * 30.0f, width * 0.5f), width * 0.5f));
+        std::round(std::clamp(width * 0.36f, std::min(m_theme.fontPixels * 30.0f, width * 0.55f), width * 0.55f));
     const float classH = m_settings.panels[PanelId::Setup] ? std::round(height * 0.62f) : height;
     if (place == PanelPlace::Class)
         return {viewport->Pos.x, top, classWidth, classH};

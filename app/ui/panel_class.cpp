@@ -137,7 +137,7 @@ void ClassPanel::drawSummary(const ClassResults& results) {
     ImGui::TextWrapped("%s", counts.c_str());
     m_probe.record("class.summary", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), counts);
     if (!m_view.note.empty()) {
-        ImGui::TextColored(m_theme.palette.muted, "%s", m_view.note.c_str());
+        colouredText(m_theme.palette.muted, m_view.note);
         m_probe.record("class.note", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), m_view.note);
     }
 }
@@ -212,7 +212,6 @@ void ClassPanel::drawPatterns(const ClassResults& results, float) {
         return;
     }
     ImGui::TextColored(m_theme.palette.muted, "click one: the rows below show only its submissions");
-    const ImVec2 listMin = ImGui::GetCursorScreenPos();
     const float wrap = ImGui::GetContentRegionAvail().x;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const ClassPattern& p = results.patterns[rows[r].pattern];
@@ -239,7 +238,7 @@ void ClassPanel::drawPatterns(const ClassResults& results, float) {
         ImGui::SetCursorScreenPos(end);
         ImGui::Dummy({0.0f, 0.0f});
     }
-    m_probe.record("class.patterns", listMin, {listMin.x + wrap, ImGui::GetItemRectMax().y});
+    m_probe.recordWindow("class.patterns");  // the box as drawn (its list scrolls inside it)
 }
 
 void ClassPanel::drawRows(const ClassResults& results) {
@@ -249,14 +248,19 @@ void ClassPanel::drawRows(const ClassResults& results) {
                                                      std::to_string(results.submissions.size()) +
                                                      " submissions have the chosen pattern"
                                                : "Every submission (click one: its kernel opens at its first problem)";
-    ImGui::TextUnformatted(heading.c_str());
+    ImGui::TextWrapped("%s", heading.c_str());
     m_probe.record("class.rows.heading", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), heading);
 
     const int columns = 3 + static_cast<int>(results.cases.size());
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersOuter;
     const ImVec2 tableAt = ImGui::GetCursorScreenPos();
-    if (!ImGui::BeginTable("##submissions", columns, flags, ImGui::GetContentRegionAvail()))
+    // Narrow cells: a lecture-size font still fits every column in the panel.
+    const ImVec2 padding = ImGui::GetStyle().CellPadding;
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, {std::max(2.0f, padding.x * 0.5f), padding.y});
+    const bool table = ImGui::BeginTable("##submissions", columns, flags, ImGui::GetContentRegionAvail());
+    ImGui::PopStyleVar();
+    if (!table)
         return;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Student", ImGuiTableColumnFlags_WidthStretch);
