@@ -27,8 +27,12 @@ ClassCallbacks App::classCallbacks() {
 }
 
 Status App::openClass(const std::string& path) {
-    if (!m_options.panels)  // --panels: the command line chose
+    // The Class panel takes the set-up's column whole (a row's click sets
+    // the set-up; View > Set-up shows it again, under the class).
+    if (!m_options.panels) {  // --panels: the command line chose
         m_settings.panels[PanelId::Class] = true;
+        m_settings.panels[PanelId::Setup] = false;
+    }
     auto read = readClassResults(path);
     if (!read) {
         m_classView.problem = read.error().message;  // the class open before stays

@@ -84,7 +84,8 @@ void ClassPanel::draw(bool* open) {
     const float patternsWidth = sideBySide ? width * 0.58f - style.ItemSpacing.x : width;
     const float patternsNeed = patternsHeight(results->patterns.empty() ? 0 : results->patterns.size(), *results,
                                               patternsWidth - style.WindowPadding.x * 2.0f);
-    const float histogramHeight = std::clamp(avail * 0.28f, line * 7.0f, line * 14.0f);
+    const float histogramHeight =
+        std::clamp(avail * 0.28f, std::min(line * 7.0f, std::max(avail * 0.34f, line * 5.0f)), line * 14.0f);
     if (sideBySide) {
         const float top = std::max(histogramHeight, std::min(patternsNeed, avail * 0.45f));
         ImGui::BeginChild("##histogram", {width - patternsWidth - style.ItemSpacing.x, top}, ImGuiChildFlags_None,
@@ -166,10 +167,18 @@ void ClassPanel::drawHistogram(const ClassResults& results, float height) {
     if (!ImPlot::BeginPlot("Scores##class", {-1.0f, height - ImGui::GetStyle().ItemSpacing.y}, flags))
         return;
     // The count stands over each bar: the y axis needs no numbers of its own.
-    ImPlot::SetupAxes("score (over each bar: how many submissions)", nullptr, ImPlotAxisFlags_NoGridLines,
-                      ImPlotAxisFlags_NoTickLabels);
+    // A short plot leaves out the axis's words: its numbers say "score" enough.
+    const bool roomy = height > ImGui::GetTextLineHeightWithSpacing() * 6.5f;
+    ImPlot::SetupAxes(roomy ? "score (over each bar: how many submissions)" : nullptr, nullptr,
+                      ImPlotAxisFlags_NoGridLines, ImPlotAxisFlags_NoTickLabels);
     ImPlot::SetupAxisLimits(ImAxis_X1, -0.6, n - 0.4, ImPlotCond_Always);
-    ImPlot::SetupAxisLimits(ImAxis_Y1, 0.0, highest * 1.3 + 0.5, ImPlotCond_Always);
+    // Room over the tallest bar for its count: a line of text in the plot's
+    // height (as drawn in the last frame), however short the plot is.
+    const double textShare =
+        m_plotHeight > 0.0f
+            ? std::min(0.6, 1.5 * static_cast<double>(ImGui::GetTextLineHeight()) / static_cast<double>(m_plotHeight))
+            : 0.25;
+    ImPlot::SetupAxisLimits(ImAxis_Y1, 0.0, highest / (1.0 - textShare), ImPlotCond_Always);
     ImPlot::SetupAxisTicks(ImAxis_X1, xs.data(), n, labels.data());
     ImPlot::SetupAxisFormat(ImAxis_Y1, "%g");
     ImPlot::SetupMouseText(ImPlotLocation_NorthEast, ImPlotMouseTextFlags_None);
@@ -184,6 +193,7 @@ void ClassPanel::drawHistogram(const ClassResults& results, float height) {
             ImPlot::PlotText(std::to_string(bins[i].count).c_str(), xs[i], ys[i],
                              {0.0f, -ImGui::GetTextLineHeight() * 0.7f});
     const ImVec2 at = ImPlot::GetPlotPos(), size = ImPlot::GetPlotSize();
+    m_plotHeight = size.y;
     m_probe.record("class.histogram", at, {at.x + size.x, at.y + size.y});
     if (m_probe.enabled())
         for (int i = 0; i < n; ++i) {
@@ -251,6 +261,11 @@ void ClassPanel::drawRows(const ClassResults& results) {
     ImGui::TextWrapped("%s", heading.c_str());
     m_probe.record("class.rows.heading", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), heading);
 
+    // The marks, explained whether or not the rows are scrolled into view.
+    m_legend.addSwatch(ImGui::ColorConvertFloat4ToU32(palette.good),
+                       "\xE2\x9C\x93 pass: the case met every requirement");
+    m_legend.addSwatch(ImGui::ColorConvertFloat4ToU32(palette.error),
+                       "\xE2\x9C\x97 FAIL: it did not (hover a row: why)");
     const int columns = 3 + static_cast<int>(results.cases.size());
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersOuter;
@@ -324,8 +339,6 @@ void ClassPanel::drawRows(const ClassResults& results) {
     }
     ImGui::EndTable();
     m_probe.record("class.rows", tableAt, ImGui::GetItemRectMax());
-    m_legend.addSwatch(ImGui::ColorConvertFloat4ToU32(good), "\xE2\x9C\x93 pass: the case met every requirement");
-    m_legend.addSwatch(ImGui::ColorConvertFloat4ToU32(bad), "\xE2\x9C\x97 FAIL: it did not (hover a row: why)");
 }
 
 }  // namespace tilescope::ui

@@ -50,6 +50,7 @@ private:
     LayoutProbe& m_probe;
     LegendPanel& m_legend;
     ClassCallbacks m_callbacks;
+    float m_plotHeight = 0.0f;  // the histogram's plot area in the last frame
 };
 
 }  // namespace tilescope::ui
