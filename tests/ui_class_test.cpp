@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "app_driver.hpp"
 
@@ -124,6 +125,33 @@ TEST_F(ClassPanelTest, HistogramPatternsAndRowsAreLaidOutAndSayWhatTheFileSays) 
         }
 }
 
+// A click on a pattern (--class-pattern does what the click does): the rows
+// of the students the file names for it, and no other.
+TEST_F(ClassPanelTest, ChoosingAPatternListsOnlyItsSubmissions) {
+    const json doc = fixture();
+    // The patterns, most students first (the file's order among equals), as the panel lists them.
+    std::vector<const json*> order;
+    for (const json& p : doc["patterns"])
+        order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const json* a, const json* b) { return (*a)["students"].size() > (*b)["students"].size(); });
+    for (const std::size_t k : {std::size_t{0}, order.size() - 1}) {
+        SCOPED_TRACE("pattern " + std::to_string(k));
+        const AppShot shot = m_app->screenshot("--backend cpu --panels class --size 1600x900 --class '" +
+                                                   kFixture.string() + "' --class-pattern " + std::to_string(k),
+                                               "pattern" + std::to_string(k));
+        ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+        const json& students = (*order[k])["students"];
+        EXPECT_EQ(shot.count("class.row."), static_cast<int>(students.size()));
+        for (const json& s : students)
+            EXPECT_TRUE(shot.has("class.row." + s.get<std::string>())) << s;
+        EXPECT_TRUE(shot.has("class.show-all"));
+        EXPECT_EQ(shot.text("class.rows.heading"), std::to_string(students.size()) + " of " +
+                                                       std::to_string(doc["submissions"].size()) +
+                                                       " submissions have the chosen pattern");
+    }
+}
+
 // A click on a row (--class-open does what the click does): the student's
 // file in the editor, the set-up on the case of the first problem, and the
 // step-through at that problem's block, thread and step.
@@ -183,6 +211,7 @@ TEST_F(ClassPanelTest, BadClassFilesAreOneMessageAndExitTwo) {
                   broken.string() + ": submissions[0].student is a number, not a string"},
              Case{"screenshot --out x.png --class '" + broken.string() + "'", "submissions[0].student"},
              Case{"screenshot --out x.png --class-open alice", "--class-open"},
+             Case{"screenshot --out x.png --class-pattern 0", "--class-pattern"},
          }) {
         std::string errors;
         EXPECT_EQ(m_app->run(c.arguments, nullptr, &errors), 2) << c.arguments;

@@ -76,6 +76,7 @@ struct StateOptions {
     bool reveal = false;      // and the answer revealed
     std::string classResults;  // a graded class in the Class panel
     std::string classOpen;     // that student's row clicked
+    long long classPattern = -1;  // the K-th pattern of the panel's list clicked
 };
 
 void addStateOptions(CLI::App& command, StateOptions& o) {
@@ -141,6 +142,11 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
                        "a graded class in the Class panel: a results folder of `tilescope grade`, or its class.json");
     command.add_option("--class-open", o.classOpen,
                        "with --class: open that student's kernel at its first problem, as a click on the row would");
+    command
+        .add_option("--class-pattern", o.classPattern,
+                    "with --class: list only the submissions of the K-th pattern (from 0, most students first), as a "
+                    "click on it would")
+        ->check(CLI::NonNegativeNumber);
     command.add_option("--lesson", o.lesson,
                        "a lesson: its name (tilescope lesson --list) or a lesson file; the lesson sets the kernel, "
                        "the input and the panels");
@@ -360,14 +366,16 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o) {
     options.lessonStep = o.lessonStep - 1;
     options.lessonAnswer = o.answer;
     options.lessonReveal = o.reveal;
-    if (!o.classOpen.empty() && o.classResults.empty())
-        return badInput("--class-open STUDENT opens a student of a graded class: give it with --class");
+    if ((!o.classOpen.empty() || o.classPattern >= 0) && o.classResults.empty())
+        return badInput("--class-open and --class-pattern belong to a graded class: give it with --class");
     if (!o.classResults.empty()) {
         // Read here too: a class.json that cannot be read is one message and exit 2, before any window.
         if (auto read = ui::readClassResults(o.classResults); !read)
             return read.error();
         options.classResults = o.classResults;
         options.classOpen = o.classOpen;
+        if (o.classPattern >= 0)
+            options.classPattern = static_cast<std::size_t>(o.classPattern);
     }
     if (o.lesson.empty() && (o.lessonStep != 1 || !o.answer.empty() || o.reveal))
         return badInput("--lesson-step, --answer and --reveal belong to a lesson: give it with --lesson");

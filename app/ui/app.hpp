@@ -87,6 +87,7 @@ struct AppOptions {
     // Class panel; --class-open STUDENT: that student's row clicked.
     std::filesystem::path classResults;
     std::string classOpen;
+    std::optional<std::size_t> classPattern;  // --class-pattern K: the K-th pattern of the panel's list chosen
     std::size_t eventBudget = kDefaultEventBudget;  // --event-budget: the step-through views' traces
     std::string focus;                 // --focus PANEL: that panel fills the window
     // Lessons: --lesson FILE|NAME opens it at step `lessonStep` (from 0); a

@@ -53,6 +53,14 @@ void App::openClassAtStart() {
         return;
     if (Status s = openClass(m_options.classResults.string()); !s)
         std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+    if (m_options.classPattern && m_classView.results) {
+        const auto rows = patternsByCount(*m_classView.results);
+        if (*m_options.classPattern < rows.size())
+            m_classView.pattern = m_classView.results->patterns[rows[*m_options.classPattern].pattern].key;
+        else
+            std::fprintf(stderr, "tilescope: --class-pattern %zu: the class has %zu patterns\n",
+                         *m_options.classPattern, rows.size());
+    }
     if (m_options.classOpen.empty() || !m_classView.results)
         return;
     const auto& submissions = m_classView.results->submissions;
