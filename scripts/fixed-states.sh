@@ -9,7 +9,7 @@
 # panels and every panel at 1600x900 and 1920x1080, each panel focused,
 # lecture mode, three lesson steps (one answered and revealed), the Problems
 # panel with a dropped barrier, the editor with a broken kernel file, a
-# compare view. Text: `stats`, `check --json`, `sweep --csv` and `memory` on
+# compare view, the Class panel (and a student's row opened). Text: `stats`, `check --json`, `sweep --csv` and `memory` on
 # fixed inputs. Everything on the CPU backend, so it is the same on every
 # machine. Needs a display (run under xvfb-run).
 set -uo pipefail
@@ -43,7 +43,7 @@ text() {
 }
 
 # Every panel that can fill the window (help is an overlay: it is in "all").
-panels=(setup result device grid threads shared output source counts hardware problems editor charts)
+panels=(setup result device grid threads shared output source counts hardware problems editor charts class)
 state=(--kernel conv2d_tiled_in --builtin photo --input-size 32x32 --select 5,6 --step 40)
 for size in 1600x900 1920x1080; do
     shot "default-$size" --size "$size" "${state[@]}"
@@ -62,6 +62,11 @@ shot lesson-step3 --size 1600x900 --lesson 2d-convolution --lesson-step 3
 shot lesson-step3-revealed --size 1600x900 --lesson 2d-convolution --lesson-step 3 --reveal
 shot editor-broken-kernel --size 1600x900 --kernel-file "$root/tests/own/broken/forgot_global.cu" \
     --input-size 32x32 --panels editor,result,problems
+# The Class panel on the fixture class, and a student's row opened at its first problem.
+class_json="$root/tests/grade/fixtures/class.json"
+shot class-1920x1080 --size 1920x1080 --class "$class_json" --panels class,result
+shot class-lecture-1920x1080 --size 1920x1080 --lecture --class "$class_json" --panels class,result
+shot class-open-alice-1920x1080 --size 1920x1080 --class "$class_json" --class-open alice
 shot compare-1600x900 --size 1600x900 --kernel conv2d_tiled_in --compare conv2d_tiled_cached --builtin photo \
     --input-size 24x24 --select 5,6 --step 40 --panels all
 

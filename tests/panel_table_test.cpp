@@ -38,12 +38,12 @@ TEST(PanelTable, EachPanelHasOneKeyAndItsWindowIsNamedByIt) {
 TEST(PanelTable, TheNamesAreTheOnesCommandLinesAndLessonFilesUse) {
     EXPECT_EQ(ui::panelNameList(),
               "setup, result, device, help, grid, threads, shared, output, source, counts, hardware, problems, "
-              "editor, charts");
+              "editor, charts, class");
     // The help overlay is not a panel that fills the window.
     EXPECT_FALSE(ui::canFocus(*ui::findPanel("help")));
     EXPECT_EQ(ui::focusPanelNameList(),
               "setup, result, device, grid, threads, shared, output, source, counts, hardware, problems, editor, "
-              "charts");
+              "charts, class");
 }
 
 TEST(PanelTable, TheSettingsFileKeepsEveryPanelButTheHelpOverlayUnderItsKey) {

@@ -20,6 +20,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "export/frame_writer.hpp"
+#include "model/class_results.hpp"
 #include "model/lesson.hpp"
 #include "model/setup_rules.hpp"
 #include "ui/app.hpp"
@@ -73,6 +74,9 @@ struct StateOptions {
     int lessonStep = 1;
     std::string answer;       // the answer to the step's question
     bool reveal = false;      // and the answer revealed
+    std::string classResults;  // a graded class in the Class panel
+    std::string classOpen;     // that student's row clicked
+    long long classPattern = -1;  // the K-th pattern of the panel's list clicked
 };
 
 void addStateOptions(CLI::App& command, StateOptions& o) {
@@ -134,6 +138,15 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
                     "the start")
         ->check(CLI::NonNegativeNumber);
     command.add_option("--focus", o.focus, "a panel that fills the window: " + ui::focusPanelNameList());
+    command.add_option("--class", o.classResults,
+                       "a graded class in the Class panel: a results folder of `tilescope grade`, or its class.json");
+    command.add_option("--class-open", o.classOpen,
+                       "with --class: open that student's kernel at its first problem, as a click on the row would");
+    command
+        .add_option("--class-pattern", o.classPattern,
+                    "with --class: list only the submissions of the K-th pattern (from 0, most students first), as a "
+                    "click on it would")
+        ->check(CLI::NonNegativeNumber);
     command.add_option("--lesson", o.lesson,
                        "a lesson: its name (tilescope lesson --list) or a lesson file; the lesson sets the kernel, "
                        "the input and the panels");
@@ -353,6 +366,17 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o) {
     options.lessonStep = o.lessonStep - 1;
     options.lessonAnswer = o.answer;
     options.lessonReveal = o.reveal;
+    if ((!o.classOpen.empty() || o.classPattern >= 0) && o.classResults.empty())
+        return badInput("--class-open and --class-pattern belong to a graded class: give it with --class");
+    if (!o.classResults.empty()) {
+        // Read here too: a class.json that cannot be read is one message and exit 2, before any window.
+        if (auto read = ui::readClassResults(o.classResults); !read)
+            return read.error();
+        options.classResults = o.classResults;
+        options.classOpen = o.classOpen;
+        if (o.classPattern >= 0)
+            options.classPattern = static_cast<std::size_t>(o.classPattern);
+    }
     if (o.lesson.empty() && (o.lessonStep != 1 || !o.answer.empty() || o.reveal))
         return badInput("--lesson-step, --answer and --reveal belong to a lesson: give it with --lesson");
     return options;
@@ -369,6 +393,7 @@ struct AppCommandState {
     std::size_t eventBudget = ui::kDefaultEventBudget;
     std::string compare;
     std::string kernelFile;
+    std::string classResults;
     // tilescope screenshot
     StateOptions screenshot;
     std::string out;
@@ -414,6 +439,11 @@ int runApp(const AppCommandState& state) {
         return fail(badInput("unknown --compare kernel '" + state.compare + "' (`tilescope list` names the kernels)"));
     options.view.compareKernel = state.compare;  // one of another dimension than the set-up's is dropped
     options.lesson = state.appLesson;
+    if (!state.classResults.empty()) {
+        if (auto read = ui::readClassResults(state.classResults); !read)
+            return fail(read.error());
+        options.classResults = state.classResults;
+    }
     ui::App app(std::move(options));
     return app.run();
 }
@@ -553,6 +583,9 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     app.add_option("--kernel-file", state->kernelFile,
                    "your own CUDA kernel file (.cu): opened in the editor, compiled and run (also File > Open "
                    "kernel..., and remembered)");
+    app.add_option("--class", state->classResults,
+                   "a graded class: a results folder of `tilescope grade` (or its class.json), in the Class panel "
+                   "(also File > Open class results...)");
     app.add_option("--open-trace", state->openTrace,
                    "a trace file written by `tilescope trace --out` (on any machine): the step-through views step "
                    "through it, the hardware panel shows which SM ran each block");

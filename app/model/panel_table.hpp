@@ -36,8 +36,9 @@ enum class PanelId {
     Problems,
     Editor,
     Charts,
+    Class,
 };
-inline constexpr std::size_t kPanelCount = 14;
+inline constexpr std::size_t kPanelCount = 15;
 
 // The place a panel takes in the default layout (App::layoutPlace works out
 // where that is for the panels shown): the set-up on the left; the result
@@ -57,12 +58,13 @@ enum class PanelPlace {
     Problems,
     Editor,
     Charts,
+    Class,    // the left column, wider than the set-up's (the set-up below it when both are shown)
     Overlay,  // the help overlay places itself, centred
 };
 
 // The View menu's sections, in order, each after a separator.
 enum class MenuSection {
-    Main,         // set-up, result, device, editor
+    Main,         // set-up, result, device, editor, class
     StepThrough,  // the trace-driven views
     Figures,      // the charts
     Help,         // after the layout's items: the keyboard shortcuts
@@ -116,6 +118,8 @@ inline constexpr std::array<PanelInfo, kPanelCount> kPanelTable = {{
      false, 10, "Editor", PanelPlace::Editor, false},
     {PanelId::Charts, "charts", "Charts###charts", "Charts (the strategies compared)", nullptr, MenuSection::Figures,
      false, true, false, 12, "Charts", PanelPlace::Charts, true},
+    {PanelId::Class, "class", "Class###class", "Class (a graded class: what it got wrong)", nullptr, MenuSection::Main,
+     false, true, false, 13, "Class", PanelPlace::Class, false},
 }};
 
 // Row i is the panel whose id is i.

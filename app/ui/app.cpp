@@ -180,6 +180,7 @@ Status App::open() {
     m_lessonPanel = std::make_unique<LessonPanel>(*m_lessons, m_theme, m_probe);
     makePanels();
     openKernelFileAtStart();
+    openClassAtStart();
     if (Status s = openLessonsAtStart(); !s)
         return s;
     m_window->onDrop([this](const std::vector<std::string>& paths) {
@@ -237,6 +238,8 @@ void App::makePanels() {
         .editor = m_kernelFile->state(),
         .editorCallbacks = editorCallbacks(),
         .shortcuts = kShortcuts,
+        .classView = m_classView,
+        .classCallbacks = classCallbacks(),
         .wake = [] { gfx::Window::wake(); },
     };
     for (const PanelInfo& p : kPanelTable)
@@ -333,7 +336,7 @@ std::string App::hostLayoutJson() const {
 // [SECTION] What the drivers ask of the frames
 
 bool App::settled() const {
-    if (m_frame < 3 || m_runner->progress().busy || m_kernelFile->busy())
+    if (m_frame < 3 || m_runner->progress().busy || m_kernelFile->busy() || m_classJump)
         return false;
     if (m_lessons->active() && (m_lessons->revealPending() || m_lessons->stepSerial() != m_lessonSerial))
         return false;
@@ -393,6 +396,7 @@ void App::frame() {
     updateLesson();
     drawMenuBar();
     updateKernelFile();
+    updateClassJump();
     updateCheckAndSubmit();
     if (stepThroughShown())
         m_traceSession->update();
@@ -536,6 +540,8 @@ void App::drawMenuBar() {
             }
         }
         drawKernelFileMenu();
+        if (ImGui::MenuItem("Open class results..."))
+            requestOpenClass();
         drawExportMenu();
         if (ImGui::MenuItem("Close the trace file", nullptr, false, m_openedTrace.trace != nullptr))
             closeOpenedTrace();

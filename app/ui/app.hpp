@@ -28,6 +28,7 @@
 #include "gfx/texture.hpp"
 #include "gfx/window.hpp"
 #include "model/app_state.hpp"
+#include "model/class_results.hpp"
 #include "model/runner.hpp"
 #include "model/setup_rules.hpp"
 #include "ui/exporter.hpp"
@@ -56,6 +57,7 @@ class KernelFile;
 class LessonPlayer;
 class LessonPanel;
 struct EditorCallbacks;
+struct ClassCallbacks;
 class ExportDialog;
 class PanelCosts;
 class FrameRenderer;
@@ -81,6 +83,11 @@ struct AppOptions {
     bool probe = false;                // record where things were drawn (screenshots' layout JSON, the browser's tests)
     std::filesystem::path openTrace;   // --open-trace FILE: a trace file (tilescope trace --out) to show
     std::filesystem::path kernelFile;  // --kernel-file FILE: the student's kernel, open in the editor
+    // --class PATH: a graded class (class.json, or its results folder) in the
+    // Class panel; --class-open STUDENT: that student's row clicked.
+    std::filesystem::path classResults;
+    std::string classOpen;
+    std::optional<std::size_t> classPattern;  // --class-pattern K: the K-th pattern of the panel's list chosen
     std::size_t eventBudget = kDefaultEventBudget;  // --event-budget: the step-through views' traces
     std::string focus;                 // --focus PANEL: that panel fills the window
     // Lessons: --lesson FILE|NAME opens it at step `lessonStep` (from 0); a
@@ -193,6 +200,16 @@ private:
     const KernelInfo* ownKernelInfo() const;
     // The panel that fills the window ("grid"; empty: the usual layout).
     void setFocus(const std::string& panel);
+    // A graded class (app_class.cpp): class.json read into the Class panel
+    // (what went wrong stays in the panel, and comes back); a row's click:
+    // the student's kernel file opened, set up for the case of its first
+    // problem, and (once its trace is in) the step-through at that problem.
+    Status openClass(const std::string& path);
+    void openSubmission(std::size_t index);
+    void requestOpenClass();
+    ClassCallbacks classCallbacks();
+    void openClassAtStart();
+    void updateClassJump();
 
     // The panels of the table, made from what each draws (make_panel.hpp).
     void makePanels();
@@ -290,6 +307,13 @@ private:
     // ui-bench --panel-costs: each panel's drawing and rendering timed, in a
     // pass after the frames that give the median (null outside that pass).
     PanelCosts* m_panelCostsNow = nullptr;
+    ClassView m_classView;
+    // Where a clicked row's step-through goes once its kernel's trace is in.
+    struct ClassJump {
+        std::size_t submission = 0;
+        FirstProblem at;
+    };
+    std::optional<ClassJump> m_classJump;
     bool m_kernelFileCheckOff = false;  // its check passed the event budget: the kernel file runs without it
     std::unique_ptr<Exporter> m_exporter;
     std::unique_ptr<ExportDialog> m_exportDialog;

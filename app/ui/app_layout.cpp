@@ -35,17 +35,32 @@ App::Rect App::layoutPlace(PanelPlace place) const {
     const float resultHeight = std::round(height * 0.70f);
     // The set-up panel's width beside the step-through views.
     const float narrowSetup = std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f);
+    // The Class panel takes the left column, wider (its histogram and rows of
+    // students), over the set-up when that is shown too; the views a row
+    // opens (the editor, the step-through) stand right of it.
+    const bool classShown = m_settings.panels[PanelId::Class];
+    const float classWidth =
+        std::round(std::clamp(width * 0.36f, std::min(m_theme.fontPixels * 30.0f, width * 0.55f), width * 0.55f));
+    const float classH = m_settings.panels[PanelId::Setup] ? std::round(height * 0.62f) : height;
+    if (place == PanelPlace::Class)
+        return {viewport->Pos.x, top, classWidth, classH};
     if (place == PanelPlace::Charts) {
         // A figure for the board: all the width right of the set-up panel,
         // over the other panels (close it, or dock it, to see them again).
-        const float setupW = !m_settings.panels[PanelId::Setup] ? 0.0f : stepThroughShown() ? narrowSetup : left;
+        const float setupW = classShown                          ? classWidth
+                             : !m_settings.panels[PanelId::Setup] ? 0.0f
+                             : stepThroughShown()                 ? narrowSetup
+                                                                  : left;
         return {viewport->Pos.x + setupW, top, width - setupW, height};
     }
+    // The set-up under the Class panel, in its column.
+    if (place == PanelPlace::Left && classShown)
+        return {viewport->Pos.x, top + classH, classWidth, std::max(height - classH, 1.0f)};
     if (stepThroughShown()) {
         // Setup narrower; then three columns: grid over problems, counts
         // and hardware; threads over shared (and output); result, source and
         // device.
-        const float setupWidth = m_settings.panels[PanelId::Setup] ? narrowSetup : 0.0f;
+        const float setupWidth = classShown ? classWidth : m_settings.panels[PanelId::Setup] ? narrowSetup : 0.0f;
         // A column whose panels are all closed gives its width to the others,
         // and a panel alone in its column takes the column's height.
         const PanelVisibility& shown = m_settings.panels;
@@ -119,6 +134,7 @@ App::Rect App::layoutPlace(PanelPlace place) const {
             case PanelPlace::RightBottom:
                 return {x2, top + height - deviceH, c, std::max(deviceH, 1.0f)};
             case PanelPlace::Charts:
+            case PanelPlace::Class:
             case PanelPlace::Overlay:
                 break;
         }
@@ -126,7 +142,7 @@ App::Rect App::layoutPlace(PanelPlace place) const {
     }
     // Without the set-up panel, the result and device panels take the width
     // (half of it beside the editor).
-    const float leftWidth = m_settings.panels[PanelId::Setup] ? left : 0.0f;
+    const float leftWidth = classShown ? classWidth : m_settings.panels[PanelId::Setup] ? left : 0.0f;
     const float resultH = m_settings.panels[PanelId::Device] ? resultHeight : height;
     const float editorW = m_settings.panels[PanelId::Editor] ? std::round((width - leftWidth) * 0.5f) : 0.0f;
     const float x = viewport->Pos.x + leftWidth + editorW, w = width - leftWidth - editorW;

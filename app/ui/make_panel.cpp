@@ -1,6 +1,7 @@
 #include "ui/make_panel.hpp"
 
 #include "ui/panel_charts.hpp"
+#include "ui/panel_class.hpp"
 #include "ui/panel_counts.hpp"
 #include "ui/panel_device.hpp"
 #include "ui/panel_grid.hpp"
@@ -45,6 +46,8 @@ std::unique_ptr<Panel> makePanel(PanelId id, const PanelSources& s) {
             return std::make_unique<EditorPanel>(s.context, s.editor, s.editorCallbacks);
         case PanelId::Charts:
             return std::make_unique<ChartsPanel>(s.context, s.wake);
+        case PanelId::Class:
+            return std::make_unique<ClassPanel>(s.context, s.classView, s.classCallbacks);
     }
     return nullptr;
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ui/panel.hpp"
+#include "ui/panel_class.hpp"
 #include "ui/panel_editor.hpp"
 #include "ui/panel_help.hpp"
 #include "ui/panel_setup.hpp"
@@ -48,6 +49,8 @@ struct PanelSources {
     EditorState& editor;  // the kernel file's, in the editor
     EditorCallbacks editorCallbacks;
     std::span<const Shortcut> shortcuts;
+    ClassView& classView;  // the graded class open, in the Class panel
+    ClassCallbacks classCallbacks;
     std::function<void()> wake;  // wakes the frame loop from another thread (the charts' sweep is in)
 };
 

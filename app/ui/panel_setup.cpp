@@ -444,9 +444,12 @@ void SetupPanel::drawInput() {
             if (m_square)
                 input.width = input.height;
         }
-        ImGui::Checkbox("square", &m_square);
-        if (m_square && input.width != input.height)
+        // Ticked: the input becomes square. A size of two edges set elsewhere
+        // (a class's case, --input-size, the settings) unticks it instead.
+        if (ImGui::Checkbox("square", &m_square) && m_square)
             input.height = input.width;
+        else if (m_square && input.width != input.height)
+            m_square = false;
     }
     if (sized && ((dims == 1 && input.length > 512) || (dims == 2 && input.width * input.height > 96 * 96)))
         ImGui::TextDisabled("Large: the result is computed whole; cells are too small to label.");

@@ -1,0 +1,191 @@
+// The App's side of a graded class: class.json read into the Class panel
+// (--class, File > Open class results..., the panel's path field), and a
+// click on a student's row: the kernel file opened in the editor, the set-up
+// put on the case of its first problem (the input's size, the mask's
+// radius), and, once that kernel's trace is in, the step-through at the
+// problem, as a click in the Problems panel puts it there.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "model/kernel_file.hpp"
+#include "model/trace_session.hpp"
+#include "trace/problems.hpp"
+#include "ui/app.hpp"
+#include "ui/panel_class.hpp"
+
+namespace tilescope::ui {
+
+namespace fs = std::filesystem;
+
+ClassCallbacks App::classCallbacks() {
+    ClassCallbacks callbacks;
+    callbacks.open = [this](const std::string& path) { openClass(path); };
+    callbacks.openSubmission = [this](std::size_t index) { openSubmission(index); };
+    return callbacks;
+}
+
+Status App::openClass(const std::string& path) {
+    // The Class panel takes the set-up's column whole (a row's click sets
+    // the set-up; View > Set-up shows it again, under the class).
+    if (!m_options.panels) {  // --panels: the command line chose
+        m_settings.panels[PanelId::Class] = true;
+        m_settings.panels[PanelId::Setup] = false;
+    }
+    auto read = readClassResults(path);
+    if (!read) {
+        m_classView.problem = read.error().message;  // the class open before stays
+        return read.error();
+    }
+    m_classView.results = std::make_shared<const ClassResults>(std::move(*read));
+    m_classView.problem.clear();
+    m_classView.note.clear();
+    m_classView.pattern.reset();
+    m_classView.opened.reset();
+    m_classView.pathField = path;
+    m_classJump.reset();
+    return success();
+}
+
+void App::openClassAtStart() {
+    if (m_options.classResults.empty())
+        return;
+    if (Status s = openClass(m_options.classResults.string()); !s)
+        std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+    if (m_options.classPattern && m_classView.results) {
+        const auto rows = patternsByCount(*m_classView.results);
+        if (*m_options.classPattern < rows.size())
+            m_classView.pattern = m_classView.results->patterns[rows[*m_options.classPattern].pattern].key;
+        else
+            std::fprintf(stderr, "tilescope: --class-pattern %zu: the class has %zu patterns\n",
+                         *m_options.classPattern, rows.size());
+    }
+    if (m_options.classOpen.empty() || !m_classView.results)
+        return;
+    const auto& submissions = m_classView.results->submissions;
+    const auto it = std::find_if(submissions.begin(), submissions.end(),
+                                 [&](const ClassSubmission& s) { return s.student == m_options.classOpen; });
+    if (it == submissions.end()) {
+        m_classView.problem = "no student '" + m_options.classOpen + "' in " + m_classView.results->file.string();
+        std::fprintf(stderr, "tilescope: %s\n", m_classView.problem.c_str());
+        return;
+    }
+    openSubmission(static_cast<std::size_t>(it - submissions.begin()));
+}
+
+void App::requestOpenClass() {
+    m_settings.panels[PanelId::Class] = true;
+    m_classView.focusPath = true;
+}
+
+void App::openSubmission(std::size_t index) {
+    const ClassResults* results = m_classView.results.get();
+    if (!results || index >= results->submissions.size())
+        return;
+    const ClassSubmission& s = results->submissions[index];
+    m_classView.opened = index;
+    m_classJump.reset();
+
+    // The case of its first problem (the first case for a clean one): the
+    // input at its size (the built-in photo: what goes wrong in a race or an
+    // access outside the array depends on the size and the radius, not on
+    // the pixels) and a mask of its radius.
+    const std::size_t caseIndex = s.firstProblem ? s.firstProblem->caseIndex : 0;
+    std::string where;
+    if (caseIndex < results->cases.size()) {
+        const ClassCase& c = results->cases[caseIndex];
+        SetupState& setup = m_settings.setup;
+        setup.input.source = InputSource::Photo;
+        setup.input.path.clear();
+        setup.input.fitFile = false;
+        setup.input.length = c.width;
+        setup.input.width = c.width;
+        setup.input.height = results->dims == 1 ? 1 : c.height;
+        setup.preset = MaskPreset::BoxBlur;
+        setup.radius = c.radius;
+        setup.droppedBarriers.clear();
+        setup.schedule = Schedule::InOrder;
+        where = ", set up for " + c.name;
+    }
+    const std::string name = s.student + "'s " + s.file.filename().string();
+    std::error_code error;
+    if (!fs::is_regular_file(s.file, error)) {
+        m_classView.note = name + ": the file is not there (" + s.file.string() + ")";
+        return;
+    }
+    openKernelFile(s.file.string(), true);
+    if (!m_kernelFile->isOpen() || fs::path(m_kernelFile->state().path) != s.file) {
+        m_classView.note = name + ": " + m_kernelFile->state().fileNote;
+        return;
+    }
+    // The step-through views, to stand at the problem.
+    if (s.firstProblem && !m_options.panels) {
+        m_settings.panels[PanelId::Problems] = true;
+        m_settings.panels[PanelId::Grid] = true;
+    }
+    if (s.firstProblem) {
+        m_classJump = ClassJump{index, *s.firstProblem};
+        const FirstProblem& f = *s.firstProblem;
+        m_classView.note = name + where + ": going to its first problem, line " + std::to_string(f.line) + ", block (" +
+                           std::to_string(f.block[0]) + "," + std::to_string(f.block[1]) + "), thread (" +
+                           std::to_string(f.thread[0]) + "," + std::to_string(f.thread[1]) + "), step " +
+                           std::to_string(f.step);
+    } else {
+        m_classView.note = name + where + (s.status == SubmissionStatus::Graded ? ": no problem to go to" : "");
+    }
+}
+
+void App::updateClassJump() {
+    if (!m_classJump)
+        return;
+    const EditorState& editor = m_kernelFile->state();
+    if (editor.compile == CompileState::Failed || editor.compile == CompileState::Cancelled || !stepThroughShown()) {
+        m_classJump.reset();  // nothing to step through: the editor says why
+        return;
+    }
+    const auto& kernel = ownKernel();
+    if (!kernel || !isOwnKernel(m_settings.setup.kernel))
+        return;
+    const TracedRun& run = m_traceSession->run(0);
+    const BlockReplay* replay = m_traceSession->replay(0);
+    if (!run.model || !run.outcome || run.outcome->job.own != kernel || !replay)
+        return;  // its trace is not in yet
+    const FirstProblem at = m_classJump->at;
+    m_classJump.reset();
+    const Trace& trace = run.model->trace();
+    auto blockAt = [&](std::size_t b) {
+        return b < trace.blocks.size() && trace.blocks[b].block.x == static_cast<unsigned>(at.block[0]) &&
+               trace.blocks[b].block.y == static_cast<unsigned>(at.block[1]);
+    };
+    auto threadIs = [&](unsigned linear) {
+        const Dim3 t = trace.threadCoords(linear);
+        return t.x == static_cast<unsigned>(at.thread[0]) && t.y == static_cast<unsigned>(at.thread[1]);
+    };
+    // The problem at that block, thread and line, as the Problems panel's click selects it.
+    if (const ProblemSet* set = m_traceSession->problems()) {
+        for (int pass = 0; pass < 2; ++pass)
+            for (std::size_t i = 0; i < set->items.size(); ++i) {
+                const ProblemAccess& a = set->items[i].at();
+                if (a.valid() && blockAt(a.block) && threadIs(a.thread) && (pass == 1 || a.line == at.line)) {
+                    m_traceSession->selectProblem(i);
+                    return;
+                }
+            }
+    }
+    // Not one the trace lists (a problem of another case, or past the trace's
+    // budget): that block and thread, at that step.
+    for (std::size_t b = 0; b < trace.blocks.size(); ++b)
+        if (blockAt(b)) {
+            const unsigned linear = static_cast<unsigned>(at.thread[0]) +
+                                    static_cast<unsigned>(at.thread[1]) * std::max(trace.plan.block.x, 1u);
+            m_traceSession->selectBlockThread(0, b, linear);
+            if (const BlockReplay* r = m_traceSession->replay(0))
+                m_traceSession->setCursor(0, TraceSession::stepCursor(*r, at.step));
+            return;
+        }
+    m_classView.note +=
+        " (the trace has no block (" + std::to_string(at.block[0]) + "," + std::to_string(at.block[1]) + "))";
+}
+
+}  // namespace tilescope::ui
