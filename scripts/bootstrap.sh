@@ -30,6 +30,10 @@ esac
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
 jobs="${JOBS:-$(nproc)}"
+# Each step's end, in seconds since the start, so that a slow run says where
+# its time went.
+started=$SECONDS
+step_done() { echo "bootstrap: $1 done at $((SECONDS - started)) s"; }
 
 # --- Debian packages -------------------------------------------------------
 packages=(
@@ -97,6 +101,7 @@ fi
 # source archive from PyPI (imgui-bundle 1.93.0), unpacked into .deps/; no
 # Debian package has ImPlot, and Debian's ImGui (1.86) is too old for it.
 "$root/scripts/fetch-imgui.sh"
+step_done "packages and sources"
 
 # --- The generator ---------------------------------------------------------
 # Ninja: a layer's sources compile while the layer below it is still being
@@ -143,6 +148,7 @@ cmake $(generator "$build") -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DPython3_EXECUTABLE="$venv/bin/python" \
   -DTILESCOPE_CUDA="${TILESCOPE_CUDA:-AUTO}"
 cmake --build "$build" -j "$jobs"
+step_done "build"
 
 if [ "$mode" = app ]; then
   exec "$build/app/tilescope"
@@ -154,6 +160,7 @@ cd "$build"
 # and a test's window that connects during the reset finds no display; the
 # UI tests start and stop many windows, two at a time.
 xvfb-run -a -s "-screen 0 1920x1080x24 -noreset" ctest --output-on-failure -j "$jobs"
+step_done "tests"
 
 # --- The CPU side again, under ASan and UBSan --------------------------------
 # Debug: it builds in a third of the time of an optimised build, and GCC's
@@ -169,12 +176,14 @@ asan="$root/build-asan"
 cmake $(generator "$asan") -S "$root" -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DTILESCOPE_SANITIZE=ON \
   -DTILESCOPE_CUDA=OFF -DTILESCOPE_APP=OFF -DTILESCOPE_BENCH=OFF
 cmake --build "$asan" -j "$jobs"
+step_done "sanitizer build"
 (
   cd "$asan"
   export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=0"
   export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
   ctest -L "cpu|trace" --output-on-failure -j "$jobs"
 )
+step_done "sanitizer tests"
 
 # --- Fuzzing the file readers and the kernel-file translator -----------------
 fuzz_seconds="${FUZZ_SECONDS:-30}"
@@ -189,6 +198,7 @@ else
   CXX="$clangxx" cmake $(generator "$fuzz") -S "$root" -B "$fuzz" -DCMAKE_BUILD_TYPE=Release -DTILESCOPE_FUZZ=ON \
     -DTILESCOPE_TESTS=OFF -DTILESCOPE_APP=OFF -DTILESCOPE_CUDA=OFF -DTILESCOPE_BENCH=OFF
   cmake --build "$fuzz" --target fuzzers -j "$jobs"
+  step_done "fuzzers' build"
   runs="$fuzz/runs"
   rm -rf "$runs"
   # Each target grows a scratch corpus from the committed seeds (left as they
@@ -251,10 +261,13 @@ else
     fi
   done
   ((failed == 0)) || exit 1
+  step_done "fuzzing"
 fi
 
 # --- The browser version, in a real browser ----------------------------------
 # Linked at -O1 here: the same code as the page `web` builds, in a twentieth
 # of the link's time (app/web/CMakeLists.txt).
 WEB_BUILD_DIR="${WEB_BUILD_DIR:-$root/build-web-test}" build_web -DTILESCOPE_WEB_QUICK_LINK=ON
+step_done "browser build"
 /usr/bin/python3 "$root/tests/web/page_test.py" --web "${WEB_BUILD_DIR:-$root/build-web-test}/web"
+step_done "browser test"
