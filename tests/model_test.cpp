@@ -349,12 +349,13 @@ TEST(Settings, EachModeKeepsItsOwnPanels) {
 // [SECTION] Long lines of code in rows (the Source panel)
 
 // Whether a row break before `at` falls inside a token of `line`, by a lexer
-// of its own: string and character literals, words of comments (split at
-// blanks), identifiers with their member accesses (threadIdx.x), numbers
-// (0.5f, 1e-5), the operators of two and three characters.
+// of its own: string and character literals (none in a comment, whose
+// words it lexes as code), identifiers with their member accesses
+// (threadIdx.x), numbers (0.5f, 1e-5), the operators of two and three characters.
 bool breakInsideToken(const std::string& line, std::size_t at) {
     auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); };
     std::size_t i = 0;
+    bool comment = false;
     while (i < line.size()) {
         const std::size_t begin = i;
         const char c = line[i];
@@ -363,18 +364,13 @@ bool breakInsideToken(const std::string& line, std::size_t at) {
             continue;
         }
         if (line.compare(i, 2, "//") == 0) {
-            // A comment: each word between blanks is whole.
-            for (i += 2; i < line.size();) {
-                std::size_t w = i;
-                while (w < line.size() && line[w] != ' ')
-                    ++w;
-                if (i < at && at < w)
-                    return true;
-                i = w + 1;
-            }
-            return at > begin && at < begin + 2;
+            comment = true;  // its words are lexed as code, and its quotes open nothing
+            if (i < at && at < i + 2)
+                return true;
+            i += 2;
+            continue;
         }
-        if (c == '"' || c == '\'') {
+        if ((c == '"' || c == '\'') && !comment) {
             for (++i; i < line.size() && line[i] != c; ++i)
                 if (line[i] == '\\')
                     ++i;
@@ -469,6 +465,15 @@ TEST(CodeRows, BreakAtBlanksOrBetweenTokensNeverInsideOne) {
             for (std::size_t k = 1; k < rows.size(); ++k)
                 EXPECT_FALSE(breakInsideToken(line, rows[k])) << line << " at width " << width;
         }
+    }
+    // A hanging indent: the rows after the first have that much less room.
+    const std::string statement = "        for (int fRow = 0; fRow < 2 * r + 1; fRow++) {";
+    const auto hung = ui::codeRowStarts(statement, 30, measure, 10);
+    ASSERT_GT(hung.size(), 2u);
+    for (std::size_t k = 1; k < hung.size(); ++k) {
+        const std::size_t end = k + 1 < hung.size() ? hung[k + 1] : statement.size();
+        EXPECT_LE(trimmed(std::string_view(statement).substr(hung[k], end - hung[k])).size(), 20u) << k;
+        EXPECT_FALSE(breakInsideToken(statement, hung[k]));
     }
     EXPECT_TRUE(breakInsideToken("a = threadIdx.x;", 14));
     EXPECT_FALSE(breakInsideToken("a = threadIdx.x;", 4));

@@ -401,11 +401,12 @@ TEST_F(UiTest, LectureModeIsLargerAndDarkOnLight) {
 }
 
 // Whether a row break before `at` falls inside a token of a line of code:
-// the line's tokens found here (literals, words of comments, identifiers
+// the line's tokens found here (literals, identifiers
 // with their member accesses, numbers, operators of two or three characters).
 bool breakInsideToken(const std::string& line, std::size_t at) {
     auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); };
     std::size_t i = 0;
+    bool comment = false;
     while (i < line.size()) {
         const std::size_t begin = i;
         const char c = line[i];
@@ -414,17 +415,13 @@ bool breakInsideToken(const std::string& line, std::size_t at) {
             continue;
         }
         if (line.compare(i, 2, "//") == 0) {
-            for (i += 2; i < line.size();) {  // each word of a comment is whole
-                std::size_t w = i;
-                while (w < line.size() && line[w] != ' ')
-                    ++w;
-                if (i < at && at < w)
-                    return true;
-                i = w + 1;
-            }
-            return at > begin && at < begin + 2;
+            comment = true;  // its words are lexed as code, and its quotes open nothing
+            if (i < at && at < i + 2)
+                return true;
+            i += 2;
+            continue;
         }
-        if (c == '"' || c == '\'') {
+        if ((c == '"' || c == '\'') && !comment) {
             for (++i; i < line.size() && line[i] != c; ++i)
                 if (line[i] == '\\')
                     ++i;

@@ -75,19 +75,12 @@ bool cutsToken(std::string_view line, std::size_t at) {
         return true;
     if (operatorPair(a, b))
         return true;
-    switch (insideWhat(line, at)) {
-        case Inside::Literal:
-            return true;
-        case Inside::Comment:
-            return !blank(a) && !blank(b);  // a comment's words stay whole
-        case Inside::Code:
-            break;
-    }
-    return false;
+    // A comment's words break as code does (its quotes open no literal).
+    return insideWhat(line, at) == Inside::Literal;
 }
 
 std::vector<std::size_t> codeRowStarts(std::string_view line, float width,
-                                       const std::function<float(std::string_view)>& measure) {
+                                       const std::function<float(std::string_view)>& measure, float hang) {
     std::vector<std::size_t> starts{0};
     const std::size_t n = line.size();
     // Widths from the start of the line: the font has no kerning, so a
@@ -111,7 +104,9 @@ std::vector<std::size_t> codeRowStarts(std::string_view line, float width,
     };
     auto punct = [](char c) { return c == '.' || c == ',' || c == ';' || c == '!' || c == '?' || c == '"'; };
     std::size_t s = 0;
-    while (rowWidth(s, n) > width) {
+    // The width a row has: all of it for the first, less the hang for the others.
+    auto room = [&] { return starts.size() == 1 ? width : width - hang; };
+    while (rowWidth(s, n) > room()) {
         // Where the row may end: after blanks, or after a punctuation mark
         // followed by a word (where the UI's own wrapping would end it),
         // when neither cuts a token; the last one that fits.
@@ -125,7 +120,7 @@ std::vector<std::size_t> codeRowStarts(std::string_view line, float width,
                 continue;
             if (!firstBoundary)
                 firstBoundary = p;
-            const bool fits = rowWidth(s, p) <= width;
+            const bool fits = rowWidth(s, p) <= room();
             if (!fits)
                 break;
             anyBoundary = p;

@@ -92,23 +92,42 @@ void SourcePanel::drawRun(int i, float height) {
     };
     std::vector<std::size_t> rows;
     int& shownLine = m_shownLine[static_cast<std::size_t>(i)];
+    float& shownHeight = m_shownHeight[static_cast<std::size_t>(i)];
+    const bool resized = ImGui::GetWindowHeight() != shownHeight;
+    shownHeight = ImGui::GetWindowHeight();
     int n = 1;
     for (std::size_t start = 0; start < text.size(); ++n) {
         std::size_t end = text.find('\n', start);
         if (end == std::string_view::npos)
             end = text.size();
-        const std::string_view body = text.substr(start, end - start);
+        std::string_view body = text.substr(start, end - start);
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const float codeX =
             ImGui::GetTextLineHeight() * 1.3f + ImGui::CalcTextSize("000").x + ImGui::GetStyle().ItemSpacing.x;
         const float wrapWidth = std::max(ImGui::GetContentRegionAvail().x - codeX, ImGui::GetFontSize() * 4.0f);
-        rows = codeRowStarts(body, wrapWidth, measure);
+        // An indentation that leaves no room for the line's first word is drawn narrower.
+        if (const std::size_t indent = std::min(body.find_first_not_of(" \t"), body.size());
+            indent > 0 && indent < body.size()) {
+            const std::size_t wordEnd = std::min(body.find_first_of(" \t", indent), body.size());
+            const float room = wrapWidth - measure(body.substr(indent, wordEnd - indent));
+            const std::size_t fits = room > 0.0f ? static_cast<std::size_t>(room / measure(" ")) : 0;
+            body.remove_prefix(indent - std::min(indent, fits));
+        }
+        // In lecture-hall mode a line's further rows hang under its own
+        // indentation, two spaces in, so that they read as one statement.
+        float hang = 0.0f;
+        if (theme.lecture) {
+            const std::size_t indent = std::min(body.find_first_not_of(" \t"), body.size());
+            hang = std::min(measure(body.substr(0, indent)) + measure("  "), wrapWidth * 0.5f);
+        }
+        rows = codeRowStarts(body, wrapWidth, measure, hang);
         const float rowHeight = ImGui::GetTextLineHeight();
         if (n == line) {
             draw->AddRectFilled(at,
                                 {at.x + ImGui::GetWindowWidth(), at.y + rowHeight * static_cast<float>(rows.size())},
                                 withAlpha(theme.palette.loadedByThread, 110));
-            if (line != shownLine)
+            // (In lecture-hall mode, once the line is laid out, below.)
+            if (line != shownLine && !theme.lecture)
                 ImGui::SetScrollHereY(0.4f);
         }
         drawMargin(static_cast<unsigned>(n), barriers);
@@ -126,11 +145,16 @@ void SourcePanel::drawRun(int i, float height) {
             std::string_view r = row(k);
             while (!r.empty() && (r.back() == ' ' || r.back() == '\t'))
                 r.remove_suffix(1);
-            widest = std::max(widest, measure(r));
-            draw->AddText({codeAt.x, codeAt.y + rowHeight * static_cast<float>(k)}, ImGui::GetColorU32(ImGuiCol_Text),
-                          r.data(), r.data() + r.size());
+            widest = std::max(widest, (k ? hang : 0.0f) + measure(r));
+            draw->AddText({codeAt.x + (k ? hang : 0.0f), codeAt.y + rowHeight * static_cast<float>(k)},
+                          ImGui::GetColorU32(ImGuiCol_Text), r.data(), r.data() + r.size());
         }
         ImGui::Dummy({widest, rowHeight * static_cast<float>(rows.size())});
+        // Lecture-hall mode's view of the code is a few rows high: the
+        // current line itself in its middle, again when the view changes
+        // height (the layout settling, the legend growing).
+        if (n == line && theme.lecture && (line != shownLine || resized))
+            ImGui::SetScrollHereY(0.5f);
         if (m_context.probe.enabled()) {
             // The line as its rows break it, for the tests: a newline where a row ends.
             std::string broken;
@@ -149,7 +173,8 @@ void SourcePanel::drawRun(int i, float height) {
                 while (k + 1 < rows.size() && rows[k + 1] <= at)
                     ++k;
                 const ImVec2 start = ImGui::GetItemRectMin();
-                const float x0 = start.x + ImGui::CalcTextSize(body.data() + rows[k], body.data() + at).x;
+                const float x0 =
+                    start.x + (k ? hang : 0.0f) + ImGui::CalcTextSize(body.data() + rows[k], body.data() + at).x;
                 const float x1 = x0 + ImGui::CalcTextSize("__syncthreads();").x;
                 const float y = start.y + ImGui::GetTextLineHeight() * (static_cast<float>(k) + 0.55f);
                 draw->AddLine({x0, y}, {x1, y}, theme.palette.problem, std::max(2.0f, theme.lineWidth * 2.0f));
