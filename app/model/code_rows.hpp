@@ -3,8 +3,9 @@
 // inside one (an identifier, a number such as 0.5f, a member access such as
 // threadIdx.x, an operator such as -> or <<, a string literal; in a
 // comment, the same words and numbers). A single token wider than a row
-// stays whole on its row (the panel scrolls sideways for it). No ImGui here: the width of a piece of
-// text is the caller's (the Source panel measures with its font).
+// stays whole on its row (it runs past the edge). No ImGui here: the width
+// of a piece of text is the caller's (the Source panel measures with its
+// font).
 #pragma once
 
 #include <cstddef>

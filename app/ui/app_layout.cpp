@@ -19,12 +19,15 @@ App::Rect App::focusRect() const {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     // Below the menu bar, above the legend (its height from the last frame,
     // or an estimate on the first).
+    // In whole units, as ImGui keeps a window's place (lecture type at
+    // 1280x720 makes the menu bar 30.25 high): a panel put there is then
+    // found where it was put, and follows the layout.
     const float top =
-        viewport->Pos.y + ImGui::GetFrameHeight() + (m_lessons->active() ? m_lessonPanel->height() : 0.0f);
+        std::round(viewport->Pos.y + ImGui::GetFrameHeight() + (m_lessons->active() ? m_lessonPanel->height() : 0.0f));
     const float legend = m_legend->height() > 0.0f
                              ? m_legend->height()
                              : ImGui::GetTextLineHeightWithSpacing() * 1.5f + ImGui::GetStyle().WindowPadding.y * 2.0f;
-    const float height = std::max(100.0f, viewport->Pos.y + viewport->Size.y - legend - top);
+    const float height = std::max(100.0f, std::round(viewport->Pos.y + viewport->Size.y - legend - top));
     return {viewport->Pos.x, top, viewport->Size.x, height};
 }
 
@@ -209,12 +212,8 @@ void App::placeNextWindow(const PanelInfo& panel) {
     bool place = m_layoutReset || !window || replace;
     if (window && assigned) {
         // Still where the layout put it: it follows the layout.
-        // (ImGui keeps a window's position in whole units: a place at 30.25,
-        // below a menu bar of lecture type, is where it was put at 30.)
         const Rect now{window->Pos.x, window->Pos.y, window->SizeFull.x, window->SizeFull.y};
-        const bool where = std::abs(now.x - assigned->x) < 1.0f && std::abs(now.y - assigned->y) < 1.0f &&
-                           std::abs(now.w - assigned->w) < 1.0f && std::abs(now.h - assigned->h) < 1.0f;
-        place |= where && !(target == *assigned);
+        place |= now == *assigned && !(target == *assigned);
     }
     if (!place)
         return;

@@ -4,6 +4,7 @@
 #include <imgui_internal.h>  // RenderCheckMark: a check box one text line high
 
 #include <algorithm>
+#include <cfloat>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,13 +83,16 @@ void SourcePanel::drawRun(int i, float height) {
         std::max(ImGui::GetTextLineHeightWithSpacing() * 3.0f, height - (ImGui::GetCursorScreenPos().y - top));
     // Long lines wrap under their own first column (never cut at the
     // panel's edge), at blanks or between tokens, never inside one
-    // (codeRowStarts); a token wider than the panel scrolls sideways.
-    ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, ImGuiChildFlags_None,
-                      ImGuiWindowFlags_HorizontalScrollbar);
+    // (codeRowStarts); a token wider than the panel stays whole (the
+    // layout probe reports it as clipped).
+    ImGui::BeginChild("##code", {0, session.comparing() ? codeHeight : 0.0f}, ImGuiChildFlags_None);
     pushMonoFont(theme);
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    // Unrounded (CalcTextSize rounds up), as ImGui's own word wrap measures.
     auto measure = [](std::string_view piece) {
-        return ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x;
+        return ImGui::GetFont()
+            ->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size())
+            .x;
     };
     std::vector<std::size_t> rows;
     int& shownLine = m_shownLine[static_cast<std::size_t>(i)];
