@@ -123,6 +123,13 @@ void SourcePanel::drawRun(int i, float height) {
         if (theme.lecture) {
             const std::size_t indent = std::min(body.find_first_not_of(" \t"), body.size());
             hang = std::min(measure(body.substr(0, indent)) + measure("  "), wrapWidth * 0.5f);
+            // No further in than leaves room for the line's longest word.
+            for (std::size_t w = indent; w < body.size();) {
+                const std::size_t e = std::min(body.find_first_of(" \t", w), body.size());
+                hang = std::min(hang, wrapWidth - measure(body.substr(w, e - w)));
+                w = std::min(body.find_first_not_of(" \t", e), body.size());
+            }
+            hang = std::max(hang, 0.0f);
         }
         rows = codeRowStarts(body, wrapWidth, measure, hang);
         const float rowHeight = ImGui::GetTextLineHeight();
