@@ -10,21 +10,25 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "api/runner.hpp"
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
-#include "api/runner.hpp"
 #include "io/files.hpp"
 #include "model/assets.hpp"
+#include "model/code_rows.hpp"
 #include "model/inputs.hpp"
 #include "model/kernel_file.hpp"
 #include "model/masks.hpp"
@@ -34,6 +38,7 @@
 #include "model/trace_session.hpp"
 #include "own/own_kernel.hpp"
 #include "text_files.hpp"
+#include "trace/sources.hpp"
 #include "trace/trace_index.hpp"
 
 namespace tilescope::test {
@@ -307,6 +312,177 @@ TEST(Settings, RoundTripAndSurviveDamage) {
     EXPECT_EQ(odd->setup.block, 1);
 }
 
+// Each mode keeps its own panels: lecture-hall mode starts with the
+// lecture's three, and the file names each set the same whichever mode is on.
+TEST(Settings, EachModeKeepsItsOwnPanels) {
+    ui::Settings s;
+    EXPECT_EQ(s.otherModePanels, ui::PanelVisibility::lecture());
+    const ui::PanelVisibility lecture = ui::PanelVisibility::lecture();
+    for (const ui::PanelInfo& p : ui::kPanelTable) {
+        const bool listed = std::find(std::begin(ui::kLecturePanels), std::end(ui::kLecturePanels), p.id) !=
+                            std::end(ui::kLecturePanels);
+        EXPECT_EQ(lecture[p.id], listed) << p.key;
+    }
+    // Lecture-hall mode on: the panels shown are its own, written as "lecturePanels".
+    s.lecture = true;
+    s.panels = ui::PanelVisibility::lecture();
+    s.panels[ui::PanelId::Threads] = true;
+    s.otherModePanels = ui::PanelVisibility();
+    s.otherModePanels[ui::PanelId::Counts] = false;
+    const auto j = nlohmann::json::parse(ui::settingsToJson(s));
+    EXPECT_EQ(j["lecturePanels"]["threads"], true);
+    EXPECT_EQ(j["lecturePanels"]["setup"], false);
+    EXPECT_EQ(j["panels"]["setup"], true);
+    EXPECT_EQ(j["panels"]["counts"], false);
+    auto back = ui::settingsFromJson(j.dump());
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->panels, s.panels);
+    EXPECT_EQ(back->otherModePanels, s.otherModePanels);
+    // A file of before lecture-hall mode had its own panels: its panels are the everyday ones.
+    auto old = ui::settingsFromJson(R"({"lecture": true, "panels": {"setup": false}})");
+    ASSERT_TRUE(old.ok());
+    EXPECT_EQ(old->panels, ui::PanelVisibility::lecture());
+    EXPECT_FALSE(old->otherModePanels[ui::PanelId::Setup]);
+    EXPECT_TRUE(old->otherModePanels[ui::PanelId::Result]);
+}
+
+// [SECTION] Long lines of code in rows (the Source panel)
+
+// Whether a row break before `at` falls inside a token of `line`, by a lexer
+// of its own: string and character literals (none in a comment, whose
+// words it lexes as code), identifiers with their member accesses
+// (threadIdx.x), numbers (0.5f, 1e-5), the operators of two and three characters.
+bool breakInsideToken(const std::string& line, std::size_t at) {
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); };
+    std::size_t i = 0;
+    bool comment = false;
+    while (i < line.size()) {
+        const std::size_t begin = i;
+        const char c = line[i];
+        if (c == ' ' || c == '\t') {
+            ++i;
+            continue;
+        }
+        if (line.compare(i, 2, "//") == 0) {
+            comment = true;  // its words are lexed as code, and its quotes open nothing
+            if (i < at && at < i + 2)
+                return true;
+            i += 2;
+            continue;
+        }
+        if ((c == '"' || c == '\'') && !comment) {
+            for (++i; i < line.size() && line[i] != c; ++i)
+                if (line[i] == '\\')
+                    ++i;
+            ++i;
+        } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+                   (c == '.' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
+            while (i < line.size() &&
+                   (word(line[i]) || line[i] == '.' ||
+                    ((line[i] == '+' || line[i] == '-') && (line[i - 1] == 'e' || line[i - 1] == 'E'))))
+                ++i;
+        } else if (word(c)) {
+            // An identifier and its member accesses.
+            while (i < line.size() && (word(line[i]) || (line[i] == '.' && i + 1 < line.size() && word(line[i + 1]))))
+                ++i;
+        } else {
+            static const char* kOperators[] = {"<<=", ">>=", "->*", "...", "->", "::", "<<", ">>", "++",
+                                               "--",  "+=",  "-=",  "*=",  "/=", "%=", "&=", "|=", "^=",
+                                               "<=",  ">=",  "==",  "!=",  "&&", "||", "/*", "*/", "##"};
+            std::size_t length = 1;
+            for (const char* op : kOperators)
+                if (line.compare(i, std::strlen(op), op) == 0) {
+                    length = std::strlen(op);
+                    break;
+                }
+            i += length;
+        }
+        if (begin < at && at < i)
+            return true;
+    }
+    return false;
+}
+
+// Every line of every kernel's source, at widths from a phone's to a
+// projector's: the rows put back together are the line; no break falls
+// inside a token; a row is no wider than asked unless it holds one token
+// alone; and a line that fits is one row.
+TEST(CodeRows, BreakAtBlanksOrBetweenTokensNeverInsideOne) {
+    auto measure = [](std::string_view piece) { return static_cast<float>(piece.size()); };
+    auto trimmed = [](std::string_view r) {
+        while (!r.empty() && (r.back() == ' ' || r.back() == '\t'))
+            r.remove_suffix(1);
+        return r;
+    };
+    int lines = 0, broken = 0;
+    for (const KernelInfo& kernel : allKernels()) {
+        const std::string_view text = kernelSource(kernel);
+        for (std::size_t start = 0; start < text.size();) {
+            std::size_t end = text.find('\n', start);
+            if (end == std::string_view::npos)
+                end = text.size();
+            const std::string line(text.substr(start, end - start));
+            start = end + 1;
+            ++lines;
+            for (float width : {12.0f, 20.0f, 33.0f, 47.0f, 80.0f}) {
+                const std::vector<std::size_t> rows = ui::codeRowStarts(line, width, measure);
+                ASSERT_FALSE(rows.empty());
+                EXPECT_EQ(rows.front(), 0u);
+                std::string back;
+                for (std::size_t k = 0; k < rows.size(); ++k) {
+                    const std::size_t rowEnd = k + 1 < rows.size() ? rows[k + 1] : line.size();
+                    ASSERT_TRUE(rows[k] < rowEnd || line.empty()) << line;
+                    const std::string_view row = std::string_view(line).substr(rows[k], rowEnd - rows[k]);
+                    back += row;
+                    if (k > 0) {
+                        EXPECT_FALSE(breakInsideToken(line, rows[k]))
+                            << "width " << width << ", row " << k << ": " << line;
+                    }
+                    // Wider than asked only when the row holds one token
+                    // or word (after the indentation of the line's first row).
+                    if (trimmed(row).size() > width) {
+                        std::string_view content = trimmed(row);
+                        while (!content.empty() && content.front() == ' ')
+                            content.remove_prefix(1);
+                        EXPECT_EQ(content.find(' '), std::string_view::npos)
+                            << "width " << width << ": row '" << row << "' of " << line;
+                    }
+                }
+                EXPECT_EQ(back, line);
+                if (trimmed(line).size() <= width) {
+                    EXPECT_EQ(rows.size(), 1u) << line;
+                }
+                broken += rows.size() > 1;
+            }
+        }
+    }
+    EXPECT_GT(lines, 200);
+    EXPECT_GT(broken, 100) << "the widths are narrow enough to break lines";
+    // The cases the UI's own word wrap cut: a member access, a decimal number, an arrow.
+    for (const char* line : {"N_s[threadIdx.y][threadIdx.x] = N[row];", "x = 0.25f * y;", "p->next->value"}) {
+        for (float width = 4; width < 30; width += 1) {
+            const auto rows = ui::codeRowStarts(line, width, measure);
+            for (std::size_t k = 1; k < rows.size(); ++k)
+                EXPECT_FALSE(breakInsideToken(line, rows[k])) << line << " at width " << width;
+        }
+    }
+    // A hanging indent: the rows after the first have that much less room.
+    const std::string statement = "        for (int fRow = 0; fRow < 2 * r + 1; fRow++) {";
+    const auto hung = ui::codeRowStarts(statement, 30, measure, 10);
+    ASSERT_GT(hung.size(), 2u);
+    for (std::size_t k = 1; k < hung.size(); ++k) {
+        const std::size_t end = k + 1 < hung.size() ? hung[k + 1] : statement.size();
+        EXPECT_LE(trimmed(std::string_view(statement).substr(hung[k], end - hung[k])).size(), 20u) << k;
+        EXPECT_FALSE(breakInsideToken(statement, hung[k]));
+    }
+    EXPECT_TRUE(breakInsideToken("a = threadIdx.x;", 14));
+    EXPECT_FALSE(breakInsideToken("a = threadIdx.x;", 4));
+    EXPECT_TRUE(ui::cutsToken("a = threadIdx.x;", 14));
+    EXPECT_TRUE(ui::cutsToken("a = 0.5f;", 6));
+    EXPECT_TRUE(ui::cutsToken("p->q", 2));
+    EXPECT_FALSE(ui::cutsToken("f(a, b)", 2));
+}
+
 // [SECTION] The student's own kernel file: its compile, its reloads, the exercises
 
 const fs::path kStudentDir = fs::path(TILESCOPE_SOURCE_DIR) / "tests" / "own" / "good";
@@ -337,7 +513,8 @@ bool pollFor(ui::KernelFile& file, double seconds) {
 }
 
 fs::path scratchDir(const char* name) {
-    const fs::path dir = fs::temp_directory_path() / ("tilescope_model_test_" + std::to_string(::getpid()) + "_" + name);
+    const fs::path dir =
+        fs::temp_directory_path() / ("tilescope_model_test_" + std::to_string(::getpid()) + "_" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -610,7 +787,8 @@ TEST(TraceSession, ATraceFileTakesThePlaceOfTheSetUpsTraceUntilItCloses) {
     host.filePath = "/recorded/elsewhere/demo.trace";
     host.session.update();
     EXPECT_TRUE(host.session.showingFile());
-    EXPECT_EQ(host.session.note().rfind("Trace file demo.trace (conv2d_tiled_in, recorded on the CPU executor, ", 0), 0u)
+    EXPECT_EQ(host.session.note().rfind("Trace file demo.trace (conv2d_tiled_in, recorded on the CPU executor, ", 0),
+              0u)
         << host.session.note();
     ASSERT_TRUE(host.session.replay());
     EXPECT_EQ(host.session.run(0).model->blockCount(), blocks);

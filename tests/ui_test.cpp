@@ -9,10 +9,12 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -52,7 +54,8 @@ using Screenshot = AppShot;
         std::max({std::abs(actual.r - expected.r), std::abs(actual.g - expected.g), std::abs(actual.b - expected.b)});
     if (d <= tolerance)
         return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "pixel " << describeColour(actual) << ", expected " << describeColour(expected);
+    return ::testing::AssertionFailure() << "pixel " << describeColour(actual) << ", expected "
+                                         << describeColour(expected);
 }
 
 // The colour ImGui draws at `u` (0 left edge, 1 right edge) of a colour bar:
@@ -112,6 +115,11 @@ protected:
     // A screenshot at 1280 x 800 on the CPU backend (the same on every machine).
     Screenshot screenshot(const std::string& arguments) {
         return m_app->screenshot("--backend cpu --size 1280x800 " + arguments);
+    }
+
+    // The same at another window size; `name` names its files.
+    Screenshot screenshotAt(const std::string& size, const std::string& arguments, const std::string& name) {
+        return m_app->screenshot("--backend cpu --size " + size + " " + arguments, name);
     }
 
     fs::path dir() const { return m_app->dir(); }
@@ -392,6 +400,147 @@ TEST_F(UiTest, LectureModeIsLargerAndDarkOnLight) {
     EXPECT_LT(gfx::luminance(dark), 0.05f);
 }
 
+// Whether a row break before `at` falls inside a token of a line of code:
+// the line's tokens found here (literals, identifiers
+// with their member accesses, numbers, operators of two or three characters).
+bool breakInsideToken(const std::string& line, std::size_t at) {
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); };
+    std::size_t i = 0;
+    bool comment = false;
+    while (i < line.size()) {
+        const std::size_t begin = i;
+        const char c = line[i];
+        if (c == ' ' || c == '\t') {
+            ++i;
+            continue;
+        }
+        if (line.compare(i, 2, "//") == 0) {
+            comment = true;  // its words are lexed as code, and its quotes open nothing
+            if (i < at && at < i + 2)
+                return true;
+            i += 2;
+            continue;
+        }
+        if ((c == '"' || c == '\'') && !comment) {
+            for (++i; i < line.size() && line[i] != c; ++i)
+                if (line[i] == '\\')
+                    ++i;
+            ++i;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            while (i < line.size() &&
+                   (word(line[i]) || line[i] == '.' ||
+                    ((line[i] == '+' || line[i] == '-') && (line[i - 1] == 'e' || line[i - 1] == 'E'))))
+                ++i;
+        } else if (word(c)) {
+            while (i < line.size() && (word(line[i]) || (line[i] == '.' && i + 1 < line.size() && word(line[i + 1]))))
+                ++i;
+        } else {
+            std::size_t length = 1;
+            for (const char* op : {"<<=", ">>=", "->", "::", "<<", ">>", "++", "--", "+=", "-=", "*=", "/=",
+                                   "%=",  "&=",  "|=", "^=", "<=", ">=", "==", "!=", "&&", "||", "/*", "*/"})
+                if (line.compare(i, std::strlen(op), op) == 0) {
+                    length = std::strlen(op);
+                    break;
+                }
+            i += length;
+        }
+        if (begin < at && at < i)
+            return true;
+    }
+    return false;
+}
+
+// Lecture-hall mode on a projector, as it opens on the demo: at 1920 x 1080
+// and at 1280 x 720, few panels, none over another or the legend; the
+// result's images at least 240 pixels on their short side; every line of
+// code broken into rows only between tokens; no text clipped; the legend
+// whole inside the window, saying which key brings the other panels back.
+TEST_F(UiTest, LectureModeHoldsOnAProjector) {
+    for (const char* size : {"1920x1080", "1280x720"}) {
+        SCOPED_TRACE(size);
+        const Screenshot shot = screenshotAt(size, "--lecture", size);
+        ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+        const float width = shot.layout["framebuffer"][0].get<float>(),
+                    height = shot.layout["framebuffer"][1].get<float>();
+        auto inside = [](const Rect& r, const Rect& room) {
+            return r.x0 >= room.x0 - 0.5f && r.y0 >= room.y0 - 0.5f && r.x1 <= room.x1 + 0.5f && r.y1 <= room.y1 + 0.5f;
+        };
+        auto describe = [](const Rect& r) {
+            return "(" + std::to_string(r.x0) + ", " + std::to_string(r.y0) + ") - (" + std::to_string(r.x1) + ", " +
+                   std::to_string(r.y1) + ")";
+        };
+        const Rect window{0, 0, width, height};
+        std::vector<std::pair<std::string, Rect>> windows;
+        int images = 0, codeLines = 0, wrappedLines = 0;
+        for (const json& item : shot.layout["items"]) {
+            const std::string name = item["name"], text = item["text"];
+            const auto& v = item["rect"];
+            const Rect r{v[0].get<float>(), v[1].get<float>(), v[2].get<float>(), v[3].get<float>()};
+            if (name == "clipped")
+                ADD_FAILURE() << "clipped text: " << text << " at " << describe(r);
+            if (name == "window")
+                windows.emplace_back(text, r);
+            if (name == "result.input" || name == "result.output") {
+                ++images;
+                EXPECT_GE(std::min(r.width(), r.height()), 240.0f)
+                    << name << " is " << r.width() << " x " << r.height();
+            }
+            if (name.rfind("source.code.", 0) == 0) {
+                // The rows of a line, a newline where one ends.
+                ++codeLines;
+                std::string line;
+                std::vector<std::size_t> breaks;
+                for (char c : text) {
+                    if (c == '\n')
+                        breaks.push_back(line.size());
+                    else
+                        line += c;
+                }
+                wrappedLines += !breaks.empty();
+                for (std::size_t at : breaks)
+                    EXPECT_FALSE(breakInsideToken(line, at)) << "line " << name << " wrapped inside a token: '"
+                                                             << line.substr(0, at) << "' | '" << line.substr(at) << "'";
+            }
+        }
+        EXPECT_EQ(images, 2) << "the input and the output";
+        EXPECT_GT(codeLines, 20) << "the source is shown";
+        EXPECT_GT(std::stoi(shot.text("glyphs")), 200);
+        std::printf("[ lecture %s ] images %.0f and %.0f px; %d code lines, %d of them in rows\n", size,
+                    shot.rect("result.input").height(), shot.rect("result.output").height(), codeLines, wrappedLines);
+
+        // Few panels, each inside the window, none over another (the menu bar and the legend included).
+        int panels = 0;
+        for (const auto& [name, r] : windows) {
+            EXPECT_TRUE(inside(r, window)) << name << " at " << describe(r);
+            panels += name.find("###") != std::string::npos && name != "Legend###legend";
+        }
+        EXPECT_GE(panels, 2);
+        EXPECT_LE(panels, 4);
+        for (std::size_t a = 0; a < windows.size(); ++a)
+            for (std::size_t b = a + 1; b < windows.size(); ++b) {
+                const Rect &p = windows[a].second, &q = windows[b].second;
+                const float overlapX = std::min(p.x1, q.x1) - std::max(p.x0, q.x0);
+                const float overlapY = std::min(p.y1, q.y1) - std::max(p.y0, q.y0);
+                EXPECT_FALSE(overlapX > 1.0f && overlapY > 1.0f)
+                    << windows[a].first << " " << describe(p) << " overlaps " << windows[b].first << " " << describe(q);
+            }
+
+        // The legend: whole, inside the window, its bars and swatches inside it, and the key for the other panels.
+        const Rect legend = shot.rect("legend");
+        EXPECT_TRUE(inside(legend, window)) << describe(legend);
+        for (const json& item : shot.layout["items"]) {
+            const std::string name = item["name"];
+            if (name.rfind("legend.", 0) != 0)
+                continue;
+            const auto& v = item["rect"];
+            const Rect r{v[0].get<float>(), v[1].get<float>(), v[2].get<float>(), v[3].get<float>()};
+            EXPECT_TRUE(inside(r, legend)) << name << " '" << item["text"] << "' at " << describe(r);
+        }
+        EXPECT_TRUE(shot.has("legend.bar.0") && shot.has("legend.bar.1")) << "the input's and the output's colour bars";
+        EXPECT_NE(shot.text("legend.keys").find("F2"), std::string::npos) << shot.text("legend.keys");
+    }
+}
+
 TEST_F(UiTest, ViewOptionsAreAcceptedAndDrawn) {
     const Screenshot shot = screenshot("--input-size 16x16 --select 3,2 --step 10 --compare conv2d_basic");
     ASSERT_EQ(shot.exitCode, 0) << shot.errors;
@@ -416,6 +565,12 @@ TEST_F(UiTest, AppOpensOnTheDemoAndRemembersItsSettings) {
     auto read = [&] { return json::parse(std::ifstream(config / "settings.json")); };
     EXPECT_EQ(read()["lecture"], true);
     EXPECT_EQ(read()["setup"]["kernel"], "conv2d_tiled_in") << "the demo";
+    // Lecture-hall mode showed its own panels; the everyday ones are kept for later.
+    for (const ui::PanelInfo& p : ui::kPanelTable)
+        if (p.persists) {
+            EXPECT_EQ(read()["lecturePanels"][std::string(p.key)], ui::PanelVisibility::lecture()[p.id]) << p.key;
+            EXPECT_EQ(read()["panels"][std::string(p.key)], p.shownAtFirst) << p.key;
+        }
 
     // A second start without --lecture keeps the saved choice.
     ASSERT_EQ(run("--frames 5 --config-dir '" + config.string() + "'"), 0);
@@ -582,9 +737,10 @@ TEST_F(UiTest, EdgeThreadsOfTiledInAreSwitchedOffInTheThreadView) {
     const long long step = computeStep(replay);
     const Cursor cursor = replay.step(static_cast<std::uint32_t>(step - 1)).end;
     // Output (12,12) belongs to block (1,1) (OUT_TILE_DIM = 12).
-    const Screenshot shot = screenshot("--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --block 16 "
-                                       "--preset fig-7.4 --select 13,13 --step " +
-                                       std::to_string(step));
+    const Screenshot shot = screenshot(
+        "--kernel conv2d_tiled_in --builtin photo --input-size 64x64 --block 16 "
+        "--preset fig-7.4 --select 13,13 --step " +
+        std::to_string(step));
     ASSERT_EQ(shot.exitCode, 0) << shot.errors;
     const Rect cell0 = shot.rect("threads.cell0");
     const int columns = std::stoi(shot.text("threads.cell0"));
@@ -935,8 +1091,8 @@ fs::path writeHardwareTrace(const fs::path& dir) {
     for (unsigned y = 0; y < grid.y; ++y)
         for (unsigned x = 0; x < grid.x; ++x) {
             const unsigned k = trace.linearBlock({x, y, 0});
-            trace.hardware.push_back(
-                BlockHardware{Dim3{x, y, 0}, (k % 3) * 2, 1000 + 200ull * k, 1500 + 200ull * k, {k % 48, (k + 1) % 48}});
+            trace.hardware.push_back(BlockHardware{
+                Dim3{x, y, 0}, (k % 3) * 2, 1000 + 200ull * k, 1500 + 200ull * k, {k % 48, (k + 1) % 48}});
         }
     const fs::path file = dir / "hardware.tstrace";
     auto written = writeTrace(trace, file.string(), TraceFormat::Binary);
@@ -1122,7 +1278,8 @@ TEST_F(UiTest, WhatTheKernelFilePrintsIsShownUnderTheVerdict) {
     // Under the verdict, above the file's text.
     EXPECT_GE(shot.rect("editor.printout").y0, shot.rect("editor.verdict").y1);
     int first = 1;
-    while (first < 60 && !shot.has("editor.line." + std::to_string(first))) ++first;
+    while (first < 60 && !shot.has("editor.line." + std::to_string(first)))
+        ++first;
     ASSERT_LT(first, 60) << "no line of the file in view";
     EXPECT_LT(shot.rect("editor.printout.line.1").y1, shot.rect("editor.line." + std::to_string(first)).y0);
 
@@ -1275,8 +1432,8 @@ TEST_F(UiTest, TheChartsDrawTheMeasuredStrategiesWithTheBooksFormulaDashed) {
         ASSERT_EQ(shot.exitCode, 0) << shot.errors;
         const ui::Palette palette = ui::paletteFor(lecture);
         const Rect window = shot.rect("charts.window");
-        for (const char* plot : {"charts.plot.flop.r2", "charts.plot.flop.r4", "charts.plot.loads.r2",
-                                 "charts.plot.loads.r4"}) {
+        for (const char* plot :
+             {"charts.plot.flop.r2", "charts.plot.flop.r4", "charts.plot.loads.r2", "charts.plot.loads.r4"}) {
             const Rect r = shot.rect(plot);
             EXPECT_GT(r.width(), 100.0f) << plot;
             EXPECT_GT(r.height(), 60.0f) << plot;

@@ -13,10 +13,8 @@
 #include "api/runner.hpp"
 #include "model/inputs.hpp"
 #include "model/masks.hpp"
-#include "trace/trace_index.hpp"
-#include "model/inputs.hpp"
-#include "model/masks.hpp"
 #include "model/panel_table.hpp"
+#include "trace/trace_index.hpp"
 
 namespace tilescope::ui {
 
@@ -57,9 +55,14 @@ struct ViewState {
 // What persists between runs (besides ImGui's own imgui.ini for window places).
 struct Settings {
     bool lecture = false;
+    // The panels shown, in the mode that is on; each mode keeps its own
+    // (lecture-hall mode starts with fewer, larger ones: kLecturePanels).
     PanelVisibility panels;
+    // The other mode's panels (lecture-hall mode's while it is off, the
+    // everyday ones while it is on): shown again when the mode changes.
+    PanelVisibility otherModePanels = PanelVisibility::lecture();
     SetupState setup;
-    std::string compare;  // compare mode's second kernel (empty: none)
+    std::string compare;     // compare mode's second kernel (empty: none)
     std::string kernelFile;  // the student's kernel file open last (empty: none)
 };
 

@@ -172,6 +172,12 @@ inline std::string focusPanelNameList() {
     return text;
 }
 
+// Lecture-hall mode's panels at first, fewer and larger: the grid of N with
+// its stepping bar, the result's images and the source at the current line
+// (App::layoutPlace gives them their lecture places; F2 brings back the
+// everyday panels, the View menu any one).
+inline constexpr PanelId kLecturePanels[] = {PanelId::Grid, PanelId::Result, PanelId::Source};
+
 // Which panels are open, one flag per row of the table.
 class PanelVisibility {
 public:
@@ -186,6 +192,8 @@ public:
         v.m_shown.fill(false);
         return v;
     }
+    // Lecture-hall mode's panels at first (kLecturePanels).
+    static PanelVisibility lecture();
 
     bool& operator[](PanelId id) { return m_shown[static_cast<std::size_t>(id)]; }
     bool operator[](PanelId id) const { return m_shown[static_cast<std::size_t>(id)]; }
@@ -206,5 +214,12 @@ public:
 private:
     std::array<bool, kPanelCount> m_shown{};
 };
+
+inline PanelVisibility PanelVisibility::lecture() {
+    PanelVisibility v = none();
+    for (PanelId id : kLecturePanels)
+        v[id] = true;
+    return v;
+}
 
 }  // namespace tilescope::ui

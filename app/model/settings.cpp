@@ -79,16 +79,24 @@ std::string settingsToJson(const Settings& s) {
     js["droppedBarriers"] = setup.droppedBarriers;
     js["schedule"] = std::string(scheduleName(setup.schedule));
 
-    json panels = json::object();
-    // The panels whose visibility persists (the help overlay always starts closed).
-    for (const PanelInfo& p : kPanelTable)
-        if (p.persists)
-            panels[std::string(p.key)] = s.panels[p.id];
+    // The panels whose visibility persists (the help overlay always starts
+    // closed): the everyday ones under "panels", lecture-hall mode's under
+    // "lecturePanels", whichever mode is on.
+    auto panelsJson = [](const PanelVisibility& shown) {
+        json panels = json::object();
+        for (const PanelInfo& p : kPanelTable)
+            if (p.persists)
+                panels[std::string(p.key)] = shown[p.id];
+        return panels;
+    };
+    json panels = panelsJson(s.lecture ? s.otherModePanels : s.panels);
+    json lecturePanels = panelsJson(s.lecture ? s.panels : s.otherModePanels);
 
     json j = json::object();
     j["version"] = kSettingsVersion;
     j["lecture"] = s.lecture;
     j["panels"] = std::move(panels);
+    j["lecturePanels"] = std::move(lecturePanels);
     j["setup"] = std::move(js);
     j["compare"] = s.compare;
     j["kernelFile"] = s.kernelFile;
@@ -101,11 +109,17 @@ Result<Settings> settingsFromJson(const std::string& text) {
         return badInput("not a JSON object");
     Settings s;
     s.lecture = field(j, "lecture", s.lecture);
-    if (auto it = j.find("panels"); it != j.end()) {
-        for (const PanelInfo& p : kPanelTable)
-            if (p.persists)
-                s.panels[p.id] = field(*it, std::string(p.key).c_str(), s.panels[p.id]);
-    }
+    auto readPanels = [&j](const char* name, PanelVisibility& shown) {
+        if (auto it = j.find(name); it != j.end()) {
+            for (const PanelInfo& p : kPanelTable)
+                if (p.persists)
+                    shown[p.id] = field(*it, std::string(p.key).c_str(), shown[p.id]);
+        }
+    };
+    readPanels("panels", s.panels);
+    readPanels("lecturePanels", s.otherModePanels);
+    if (s.lecture)
+        std::swap(s.panels, s.otherModePanels);  // the mode that is on shows its own
     // The student's kernel file: its path; "own" names it as the kernel or the one compared with.
     s.kernelFile = field<std::string>(j, "kernelFile", "");
     const bool own = !s.kernelFile.empty();

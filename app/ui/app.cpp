@@ -13,6 +13,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // NavWindow: the window with keyboard focus (Ctrl+F)
 #include <implot.h>
+
 #include <nlohmann/json.hpp>
 
 #include "gfx/gl.hpp"
@@ -52,6 +53,7 @@ constexpr Shortcut kShortcuts[] = {
     {"F1  or  ?", "show or hide this help"},
     {"Esc", "close this help; cancel the run in progress"},
     {"Ctrl+L", "lecture-hall mode on or off"},
+    {"F2", "in lecture-hall mode: the everyday panels, or back to the lecture's three"},
     {"F5", "run again (reading the input file again)"},
     {"Ctrl+O", "type the path of an input file"},
     {"Ctrl+K", "type the path of a kernel file of your own"},
@@ -67,7 +69,6 @@ constexpr Shortcut kShortcuts[] = {
     {"Down", "the selected thread's next event"},
     {"Up", "granularity: step, warp, event, warp request"},
 };
-
 
 }  // namespace
 
@@ -107,10 +108,13 @@ Status App::open() {
         m_options.view.compareKernel = m_settings.compare;
     if (!compareFits(m_settings.setup.kernel, m_options.view.compareKernel, ownKernelInfo()))
         m_options.view.compareKernel.clear();
+    // Each mode shows its own panels (a screenshot's --lecture, the lecture's).
+    if (m_options.lecture && *m_options.lecture != m_settings.lecture) {
+        m_settings.lecture = *m_options.lecture;
+        std::swap(m_settings.panels, m_settings.otherModePanels);
+    }
     if (m_options.panels)
         m_settings.panels = *m_options.panels;
-    if (m_options.lecture)
-        m_settings.lecture = *m_options.lecture;
 
     gfx::WindowOptions windowOptions;
     windowOptions.width = m_options.width;
@@ -256,8 +260,8 @@ void App::close() {
     // while the OpenGL context lives); the charts wait for their sweep.
     for (auto it = m_panels.rbegin(); it != m_panels.rend(); ++it)
         it->reset();
-    m_kernelFile.reset();  // stops a compile in progress
-    m_runner.reset();  // joins the worker before anything it could wake goes away
+    m_kernelFile.reset();    // stops a compile in progress
+    m_runner.reset();        // joins the worker before anything it could wake goes away
     m_traceSession.reset();  // joins its runners
     m_lessonPanel.reset();
     m_lessons.reset();
@@ -287,8 +291,7 @@ int App::run() {
     // identical frames a second (the runner wakes the loop when a result
     // arrives; any input does too).
     while (!m_window->shouldClose()) {
-        const bool idle =
-            m_quietFrames > 30 && !m_runner->progress().busy && !m_kernelFile->busy() && !m_exporter;
+        const bool idle = m_quietFrames > 30 && !m_runner->progress().busy && !m_kernelFile->busy() && !m_exporter;
         if (idle)
             m_window->waitEvents(0.5);
         else
@@ -351,13 +354,13 @@ bool App::settled() const {
 
 bool App::panelsSettled() const {
     for (const PanelInfo& p : kPanelTable)
-        if (m_settings.panels[p.id] && drawnUnderFocus(p, m_focus) && !m_panels[static_cast<std::size_t>(p.id)]->settled())
+        if (m_settings.panels[p.id] && drawnUnderFocus(p, m_focus) &&
+            !m_panels[static_cast<std::size_t>(p.id)]->settled())
             return false;
     return true;
 }
 
-Result<std::array<int, 2>> App::savePicture(const std::filesystem::path& png,
-                                            const std::filesystem::path& layoutJson) {
+Result<std::array<int, 2>> App::savePicture(const std::filesystem::path& png, const std::filesystem::path& layoutJson) {
     const gfx::Picture picture = m_capture->read();
     if (Status s = gfx::writePng(png, picture); !s)
         return s.error();
@@ -443,6 +446,8 @@ void App::handleShortcuts() {
         rerun();
     if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_L, false))
         setLecture(!m_settings.lecture);
+    if (ImGui::IsKeyPressed(ImGuiKey_F2, false) && m_settings.lecture)
+        toggleLecturePanels();
     if (io.KeyCtrl && ImGui::IsKeyPressed(ImGuiKey_O, false)) {
         m_focusPath = true;
         m_settings.panels[PanelId::Setup] = true;
@@ -484,7 +489,8 @@ void App::updateCheckAndSubmit() {
     m_run.check = checkSetup(setup, m_runner->knownShape(setup.input, dims), m_run.gpu, own);
     adjustCheckForKernelFile();
     // A file that cannot be read is known only once the runner tried.
-    if (m_run.outcome && m_run.outcome->inputError && m_run.outcome->job.input == setup.input && m_run.outcome->job.dims == dims)
+    if (m_run.outcome && m_run.outcome->inputError && m_run.outcome->job.input == setup.input &&
+        m_run.outcome->job.dims == dims)
         m_run.check.inputProblem = m_run.outcome->inputError->message;
 
     if (m_submitted && *m_submitted == setup && !m_forceRun)
@@ -583,6 +589,8 @@ void App::drawViewMenu() {
     }
     if (ImGui::MenuItem("Lecture-hall mode", "Ctrl+L", m_settings.lecture))
         setLecture(!m_settings.lecture);
+    if (m_settings.lecture && ImGui::MenuItem("The lecture's three panels", "F2", lecturePanelsShown()))
+        toggleLecturePanels();
     if (ImGui::MenuItem("Reset layout", "Ctrl+R"))
         resetLayout();
     drawFocusMenu();
@@ -629,6 +637,10 @@ void App::drawPanels() {
             drawPanel(p);
     {
         const PanelCosts::Scope timed(m_panelCostsNow, "legend");
+        // Lecture-hall mode says where the other panels are.
+        m_legend->setKeyHint(!m_settings.lecture    ? "F1: keyboard shortcuts"
+                             : lecturePanelsShown() ? "F1: keys   F2: more panels"
+                                                    : "F1: keys   F2: the lecture's panels");
         m_legend->draw();
     }
     for (const PanelInfo& p : kPanelTable)
@@ -685,7 +697,31 @@ void App::setLecture(bool on) {
     if (on == m_settings.lecture)
         return;
     m_settings.lecture = on;
+    // Each mode its own panels (the help overlay stays as it is).
+    const bool help = m_settings.panels[PanelId::Help];
+    std::swap(m_settings.panels, m_settings.otherModePanels);
+    m_settings.panels[PanelId::Help] = help;
     // Everything changes size with the fonts: put the panels back in their places.
+    m_layoutReset = true;
+}
+
+bool App::lecturePanelsShown() const {
+    PanelVisibility shown = m_settings.panels;
+    shown[PanelId::Help] = false;
+    return shown == PanelVisibility::lecture();
+}
+
+void App::toggleLecturePanels() {
+    const bool help = m_settings.panels[PanelId::Help];
+    if (!lecturePanelsShown()) {
+        m_settings.panels = PanelVisibility::lecture();
+    } else {
+        // The everyday panels, as the user left them (or as they are at first).
+        PanelVisibility everyday = m_settings.otherModePanels;
+        everyday[PanelId::Help] = false;
+        m_settings.panels = everyday == PanelVisibility::lecture() ? PanelVisibility() : everyday;
+    }
+    m_settings.panels[PanelId::Help] = help;
     m_layoutReset = true;
 }
 

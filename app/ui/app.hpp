@@ -29,14 +29,12 @@
 #include "gfx/window.hpp"
 #include "model/app_state.hpp"
 #include "model/class_results.hpp"
+#include "model/panel_table.hpp"
 #include "model/runner.hpp"
 #include "model/setup_rules.hpp"
 #include "ui/exporter.hpp"
 #include "ui/grid_diagram.hpp"
 #include "ui/layout_probe.hpp"
-#include "model/panel_table.hpp"
-#include "model/runner.hpp"
-#include "model/setup_rules.hpp"
 #include "ui/opened_trace.hpp"
 #include "ui/panel.hpp"
 #include "ui/run_status.hpp"
@@ -64,6 +62,10 @@ class FrameRenderer;
 
 enum class AppMode { Interactive, Screenshot, Bench, Export };
 
+// Lecture-hall mode's layout gives the result's images at least this many
+// pixels on their short side (a projector's back row).
+inline constexpr float kLectureImagePixels = 240.0f;
+
 // The most events the step-through views record in one traced run.
 inline constexpr std::size_t kDefaultEventBudget = 20'000'000;
 
@@ -89,7 +91,7 @@ struct AppOptions {
     std::string classOpen;
     std::optional<std::size_t> classPattern;  // --class-pattern K: the K-th pattern of the panel's list chosen
     std::size_t eventBudget = kDefaultEventBudget;  // --event-budget: the step-through views' traces
-    std::string focus;                 // --focus PANEL: that panel fills the window
+    std::string focus;                              // --focus PANEL: that panel fills the window
     // Lessons: --lesson FILE|NAME opens it at step `lessonStep` (from 0); a
     // picture of it can answer its question (--answer) and reveal it
     // (--reveal), once the step has settled (answerLessonQuestion).
@@ -137,8 +139,7 @@ public:
     bool panelsSettled() const;
     // The picture drawn off-screen last, into a PNG, and where things were
     // drawn into `layoutJson` (empty: not written). Returns its size.
-    Result<std::array<int, 2>> savePicture(const std::filesystem::path& png,
-                                           const std::filesystem::path& layoutJson);
+    Result<std::array<int, 2>> savePicture(const std::filesystem::path& png, const std::filesystem::path& layoutJson);
     // --answer and --reveal, once the lesson's step has settled: true when
     // they changed the step (the picture waits for it to settle again).
     bool answerLessonQuestion();
@@ -173,7 +174,11 @@ private:
     void close();
 
     // [SECTION] Actions the menus, the keys and the panels (through their callbacks) ask for
+    // Lecture-hall mode on or off: each mode shows its own panels.
     void setLecture(bool on);
+    // Lecture-hall mode's F2: its three panels (kLecturePanels), or the everyday ones.
+    void toggleLecturePanels();
+    bool lecturePanelsShown() const;
     void resetLayout() { m_layoutReset = true; }
     void rerun() { m_forceRun = true; }
     // Reads a mask file into the custom grid; what went wrong stays in
@@ -231,6 +236,11 @@ private:
     // grid over problems, counts and hardware; threads, shared memory and
     // output; result, source and device.
     Rect layoutPlace(PanelPlace place) const;
+    // Lecture-hall mode's own layout, while only its panels (kLecturePanels)
+    // are shown: the grid of N on the left, the result over the source on
+    // the right, the result's images at least kLectureImagePixels on a side.
+    bool lectureLayoutShown() const;
+    Rect lecturePlace(PanelPlace place) const;
     // A focused panel: the whole room below the menu bar (and the lesson bar).
     Rect focusRect() const;
     void placeNextWindow(const PanelInfo& panel);
@@ -280,7 +290,7 @@ private:
 
     std::unique_ptr<gfx::Window> m_window;  // first: destroyed last, with the OpenGL context
     std::unique_ptr<gfx::ColorMapper> m_colorMapper;
-    std::unique_ptr<gfx::Framebuffer> m_capture;  // screenshots draw here
+    std::unique_ptr<gfx::Framebuffer> m_capture;     // screenshots draw here
     std::unique_ptr<FrameRenderer> m_frameRenderer;  // hands each frame's draw lists to OpenGL
     std::unique_ptr<Runner> m_runner;
     bool m_imguiReady = false;
@@ -288,7 +298,7 @@ private:
     Theme m_theme;
     bool m_themeLecture = false;
     RunStatus m_run;
-    std::optional<SetupState> m_submitted;  // the set-up of the last submission (or refusal)
+    std::optional<SetupState> m_submitted;                  // the set-up of the last submission (or refusal)
     std::shared_ptr<const RunOutcome> m_gpuCheckedOutcome;  // the last outcome looked at for a GPU failure
     bool m_forceRun = false;
     bool m_layoutReset = false;

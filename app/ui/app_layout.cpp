@@ -6,9 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
-#include "ui/app.hpp"
 #include "model/lesson_player.hpp"
+#include "ui/app.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/panel_lesson.hpp"
 
@@ -18,15 +19,68 @@ App::Rect App::focusRect() const {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     // Below the menu bar, above the legend (its height from the last frame,
     // or an estimate on the first).
-    const float top = viewport->Pos.y + ImGui::GetFrameHeight() + (m_lessons->active() ? m_lessonPanel->height() : 0.0f);
+    // In whole units, as ImGui keeps a window's place (lecture type at
+    // 1280x720 makes the menu bar 30.25 high): a panel put there is then
+    // found where it was put, and follows the layout.
+    const float top =
+        std::round(viewport->Pos.y + ImGui::GetFrameHeight() + (m_lessons->active() ? m_lessonPanel->height() : 0.0f));
     const float legend = m_legend->height() > 0.0f
                              ? m_legend->height()
                              : ImGui::GetTextLineHeightWithSpacing() * 1.5f + ImGui::GetStyle().WindowPadding.y * 2.0f;
-    const float height = std::max(100.0f, viewport->Pos.y + viewport->Size.y - legend - top);
+    const float height = std::max(100.0f, std::round(viewport->Pos.y + viewport->Size.y - legend - top));
     return {viewport->Pos.x, top, viewport->Size.x, height};
 }
 
+bool App::lectureLayoutShown() const {
+    if (!m_settings.lecture)
+        return false;
+    // Only the lecture's panels (the help overlay places itself): another
+    // panel opened brings the everyday arrangement back, in lecture type.
+    for (const PanelInfo& p : kPanelTable)
+        if (m_settings.panels[p.id] && p.place != PanelPlace::Overlay &&
+            std::find(std::begin(kLecturePanels), std::end(kLecturePanels), p.id) == std::end(kLecturePanels))
+            return false;
+    return true;
+}
+
+App::Rect App::lecturePlace(PanelPlace place) const {
+    // The grid of N (its stepping bar on top) on the left, the whole height;
+    // on the right the result, as tall as its two images need to be at
+    // least kLectureImagePixels on a side (their captions above, the status
+    // lines below), and the source under it. A panel closed gives its room
+    // to the others.
+    const Rect room = focusRect();
+    const PanelVisibility& shown = m_settings.panels;
+    const bool right = shown[PanelId::Result] || shown[PanelId::Source];
+    const float gridW = !shown[PanelId::Grid] ? 0.0f : right ? std::round(room.w * 0.45f) : room.w;
+    const float x = room.x + gridW, w = room.w - gridW;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    // ResultPanel::drawImages: the images get the panel's inside less a
+    // caption line and three and a half status lines.
+    const float image = kLectureImagePixels / std::max(m_theme.rasterScale, 1.0f);
+    const float resultNeeds =
+        std::ceil(image + line * 4.5f + ImGui::GetFrameHeight() + style.WindowPadding.y * 2.0f + style.ItemSpacing.y);
+    const float resultH = !shown[PanelId::Result] ? 0.0f
+                          : !shown[PanelId::Source]
+                              ? room.h
+                              : std::min(std::max(resultNeeds, std::round(room.h * 0.45f)), room.h);
+    switch (place) {
+        case PanelPlace::Grid:
+            return {room.x, room.y, std::max(gridW, 1.0f), room.h};
+        case PanelPlace::RightTop:
+            return {x, room.y, w, std::max(resultH, 1.0f)};
+        case PanelPlace::Source:
+            return {x, room.y + resultH, w, std::max(room.h - resultH, 1.0f)};
+        default:
+            break;
+    }
+    return {};
+}
+
 App::Rect App::layoutPlace(PanelPlace place) const {
+    if (lectureLayoutShown())
+        return lecturePlace(place);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     // The room the panels share: what a focused panel fills.
     const Rect room = focusRect();
@@ -34,7 +88,8 @@ App::Rect App::layoutPlace(PanelPlace place) const {
     const float left = std::clamp(width * 0.32f, std::min(m_theme.fontPixels * 22.0f, width * 0.5f), width * 0.45f);
     const float resultHeight = std::round(height * 0.70f);
     // The set-up panel's width beside the step-through views.
-    const float narrowSetup = std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f);
+    const float narrowSetup =
+        std::clamp(width * 0.2f, std::min(m_theme.fontPixels * 18.0f, width * 0.3f), width * 0.3f);
     // The Class panel takes the left column, wider (its histogram and rows of
     // students), over the set-up when that is shown too; the views a row
     // opens (the editor, the step-through) stand right of it.
@@ -65,7 +120,8 @@ App::Rect App::layoutPlace(PanelPlace place) const {
         // and a panel alone in its column takes the column's height.
         const PanelVisibility& shown = m_settings.panels;
         const bool middle = shown[PanelId::Threads] || shown[PanelId::Shared] || shown[PanelId::Output];
-        const bool right = shown[PanelId::Result] || shown[PanelId::Source] || shown[PanelId::Device] || shown[PanelId::Editor];
+        const bool right =
+            shown[PanelId::Result] || shown[PanelId::Source] || shown[PanelId::Device] || shown[PanelId::Editor];
         const float rest = width - setupWidth;
         // The editor, in the right column, wants its width for lines of code.
         const float wide = shown[PanelId::Editor] ? 0.08f : 0.0f;
@@ -82,17 +138,19 @@ App::Rect App::layoutPlace(PanelPlace place) const {
                                      : height;
         const float problemsHeight =
             shown[PanelId::Problems] ? (below ? std::round((height - gridHeight) * 0.6f) : height - gridHeight) : 0.0f;
-        const float threadsHeight =
-            !shown[PanelId::Threads]
-                ? 0.0f
-                : (shown[PanelId::Shared] || shown[PanelId::Output] ? std::round(height * (shown[PanelId::Output] ? 0.34f : 0.40f)) : height);
-        const float sharedHeight = !shown[PanelId::Shared]  ? 0.0f
-                                   : shown[PanelId::Output] ? std::round(height * (shown[PanelId::Threads] ? 0.36f : 0.60f))
-                                                  : height - threadsHeight;
+        const float threadsHeight = !shown[PanelId::Threads]
+                                        ? 0.0f
+                                        : (shown[PanelId::Shared] || shown[PanelId::Output]
+                                               ? std::round(height * (shown[PanelId::Output] ? 0.34f : 0.40f))
+                                               : height);
+        const float sharedHeight = !shown[PanelId::Shared] ? 0.0f
+                                   : shown[PanelId::Output]
+                                       ? std::round(height * (shown[PanelId::Threads] ? 0.36f : 0.60f))
+                                       : height - threadsHeight;
         const float deviceH = m_settings.panels[PanelId::Device] ? std::round(height * 0.14f) : 0.0f;
-        const float resultH = !shown[PanelId::Result]                  ? 0.0f
+        const float resultH = !shown[PanelId::Result]                            ? 0.0f
                               : shown[PanelId::Source] || shown[PanelId::Editor] ? std::round(height * 0.30f)
-                                                             : height - deviceH;
+                                                                                 : height - deviceH;
         // Between the result and the device panel: the editor over the source panel (40%).
         const float between = height - resultH - deviceH;
         const float sourceH = shown[PanelId::Editor] && shown[PanelId::Source] ? std::round(between * 0.40f) : between;
@@ -115,7 +173,8 @@ App::Rect App::layoutPlace(PanelPlace place) const {
                 // The only step-through panel: all the width right of the set-up
                 // (left of the result and device panels when they are shown).
                 const PanelVisibility& p = m_settings.panels;
-                if (!(p[PanelId::Grid] || p[PanelId::Threads] || p[PanelId::Shared] || p[PanelId::Output] || p[PanelId::Source] || p[PanelId::Counts] || p[PanelId::Problems]))
+                if (!(p[PanelId::Grid] || p[PanelId::Threads] || p[PanelId::Shared] || p[PanelId::Output] ||
+                      p[PanelId::Source] || p[PanelId::Counts] || p[PanelId::Problems]))
                     return {x0, top, p[PanelId::Result] || p[PanelId::Device] ? a + b : rest, height};
                 return {x0, top + gridHeight + problemsHeight + countsH, a, h - countsH};
             }

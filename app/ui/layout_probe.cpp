@@ -67,6 +67,9 @@ void LayoutProbe::recordClippedText() {
     for (const ImGuiWindow* w : g.Windows) {
         if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_Tooltip))
             continue;
+        // Each top-level window whole (the panels, the legend, the menu bar), for tests of the layout.
+        if (!(w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Popup)))
+            record("window", w->Pos, {w->Pos.x + w->Size.x, w->Pos.y + w->Size.y}, w->Name);
         const float inside = w->ContentRegionRect.GetWidth();
         if (w->ContentSize.x > inside + 1.0f || w->ScrollbarX)
             record("clipped", w->InnerRect.Min, w->InnerRect.Max,

@@ -7,9 +7,8 @@
 
 #include <imgui.h>
 
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,7 +35,9 @@ public:
     //   - a window whose content is wider than its inside (text laid out past
     //     its right edge, or a horizontal scroll bar).
     // Rows cut by the bottom of a scrolling list are not counted: they scroll.
-    // Also "glyphs": how many glyphs were drawn (a test that sees none sees nothing).
+    // Also "glyphs": how many glyphs were drawn (a test that sees none sees
+    // nothing), and "window", whose text is its name: each top-level window
+    // (a panel, the legend, the menu bar), whole.
     void recordClippedText();
     // The rectangle recorded last under `name` this frame, in screen units (false: none).
     bool find(const std::string& name, ImVec2& min, ImVec2& max) const {

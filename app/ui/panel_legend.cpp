@@ -138,9 +138,9 @@ void LegendPanel::draw() {
             place(theme.fontPixels * 12.0f);
             ImGui::TextDisabled("(nothing drawn yet)");
         }
-        const char* hint = "F1: keyboard shortcuts";
-        place(ImGui::CalcTextSize(hint).x);
-        ImGui::TextDisabled("%s", hint);
+        place(ImGui::CalcTextSize(m_keyHint.c_str()).x);
+        ImGui::TextDisabled("%s", m_keyHint.c_str());
+        m_probe.record("legend.keys", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), m_keyHint);
         m_height = ImGui::GetWindowHeight();
         m_probe.record(
             "legend", ImGui::GetWindowPos(),

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gfx/colormap.hpp"
@@ -37,6 +38,9 @@ public:
 
     // The strip's height in the last frame (the layout keeps panels above it).
     float height() const { return m_height; }
+    // The keys the strip ends with ("F1: keyboard shortcuts"; lecture-hall
+    // mode adds its F2).
+    void setKeyHint(std::string hint) { m_keyHint = std::move(hint); }
     void draw();
 
 private:
@@ -59,6 +63,7 @@ private:
     std::vector<Bar> m_bars;
     std::vector<Swatch> m_swatches;
     float m_height = 0.0f;
+    std::string m_keyHint = "F1: keyboard shortcuts";
 };
 
 }  // namespace tilescope::ui

@@ -39,12 +39,13 @@ private:
 
     PanelContext m_context;
     TraceSession& m_session;
-    SetupState& m_setup;  // the Source panel's check boxes drop barriers from it
+    SetupState& m_setup;                             // the Source panel's check boxes drop barriers from it
     std::function<const KernelInfo*()> m_ownKernel;  // the kernel file's entry, for a set-up that runs it
-    const KernelInfo* m_barrierKernel = nullptr;  // the kernel m_barrierLines belong to
-    std::vector<unsigned> m_barrierLines;  // its lines that hold a __syncthreads()
+    const KernelInfo* m_barrierKernel = nullptr;     // the kernel m_barrierLines belong to
+    std::vector<unsigned> m_barrierLines;            // its lines that hold a __syncthreads()
     bool m_struck = false;                 // this frame: a dropped barrier is struck through (the legend says so)
-    std::array<int, 2> m_shownLine{};  // per run: scroll to the current line when it changes
+    std::array<int, 2> m_shownLine{};      // per run: scroll to the current line when it changes,
+    std::array<float, 2> m_shownHeight{};  // or (lecture-hall mode) when the code's view changes height
 };
 
 }  // namespace tilescope::ui
