@@ -3,28 +3,27 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "api/runner.hpp"
-#include "own/own_kernel.hpp"
 #include "core/image.hpp"
 #include "core/result.hpp"
+#include "own/own_kernel.hpp"
 
 namespace tilescope::cli {
 
 struct KernelOptions {
     std::string kernel;
-    std::string kernelFile;  // a student's own CUDA file, instead of --kernel
-    double timeLimit = 10.0; // seconds a kernel file may run
-    std::string input;       // a file
-    std::string size;        // "N" or "WxH" instead of a file
-    std::string mask;        // a file
-    int radius = -1;         // instead of a mask file; -1: not given
+    std::string kernelFile;   // a student's own CUDA file, instead of --kernel
+    double timeLimit = 10.0;  // seconds a kernel file may run
+    std::string sandbox;      // off, auto or required (own/sandbox.hpp); empty: $TILESCOPE_SANDBOX, else auto
+    std::string input;        // a file
+    std::string size;         // "N" or "WxH" instead of a file
+    std::string mask;         // a file
+    int radius = -1;          // instead of a mask file; -1: not given
     int block = 0;
     std::string backend = "auto";
     bool whatIf = false;
@@ -44,8 +43,8 @@ struct Loaded {
     Mask mask;
     std::string maskText;  // which mask: "blur5.txt, 5x5", or the generated one's words (generatedMaskText)
     std::shared_ptr<const own::OwnKernel> own;  // --kernel-file, compiled
-    KernelPrintout printout;  // what the kernel file printed, once it has run
-    RunRequest request;  // points at input, mask and printout above: keep Loaded in place
+    KernelPrintout printout;                    // what the kernel file printed, once it has run
+    RunRequest request;                         // points at input, mask and printout above: keep Loaded in place
 };
 
 // Reads or generates the input and the mask and fills the request.
