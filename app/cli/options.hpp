@@ -3,15 +3,17 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <memory>
+
 #include <nlohmann/json.hpp>
+
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "api/runner.hpp"
+#include "own/own_kernel.hpp"
 #include "core/image.hpp"
 #include "core/result.hpp"
-#include "own/own_kernel.hpp"
 
 namespace tilescope::cli {
 
@@ -43,8 +45,8 @@ struct Loaded {
     Mask mask;
     std::string maskText;  // which mask: "blur5.txt, 5x5", or the generated one's words (generatedMaskText)
     std::shared_ptr<const own::OwnKernel> own;  // --kernel-file, compiled
-    KernelPrintout printout;                    // what the kernel file printed, once it has run
-    RunRequest request;                         // points at input, mask and printout above: keep Loaded in place
+    KernelPrintout printout;  // what the kernel file printed, once it has run
+    RunRequest request;  // points at input, mask and printout above: keep Loaded in place
 };
 
 // Reads or generates the input and the mask and fills the request.

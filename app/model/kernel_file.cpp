@@ -110,39 +110,39 @@ void KernelFile::start(bool save) {
     if (save)
         m_state.modified = false;  // what is saved is this text; typing from here on modifies it again
     m_task = startTask([path = m_state.path, text = m_state.text, save, cancel = m_cancel, done = m_onDone] {
-        Outcome outcome;
-        outcome.text = text;
-        const double start = base::seconds();
-        if (save) {
-            if (Status s = io::writeFileAtomic(path, text); !s) {
-                outcome.saveError = s.error();
-            } else {
-                std::error_code error;
-                const fs::file_time_type time = fs::last_write_time(path, error);
-                if (!error)
-                    outcome.savedTime = time;
-            }
-        }
-        own::CompileOptions options;
-        options.cancel = cancel.get();
-        options.sandbox = own::sandboxModeFromEnvironment();
-        own::Diagnostic diagnostic;
-        auto kernel = own::compileKernelText(path, text, options, &diagnostic);
-        outcome.seconds = base::seconds() - start;
-        if (cancel->load()) {
-            outcome.cancelled = true;
-        } else if (kernel) {
-            outcome.kernel = std::move(*kernel);
-        } else {
-            outcome.error = kernel.error();
-            outcome.line = diagnostic.line;
-            outcome.column = diagnostic.column;
-            outcome.diagnostic = diagnostic.message;
-        }
-        if (done)
-            done();
-        return outcome;
-    });
+                            Outcome outcome;
+                            outcome.text = text;
+                            const double start = base::seconds();
+                            if (save) {
+                                if (Status s = io::writeFileAtomic(path, text); !s) {
+                                    outcome.saveError = s.error();
+                                } else {
+                                    std::error_code error;
+                                    const fs::file_time_type time = fs::last_write_time(path, error);
+                                    if (!error)
+                                        outcome.savedTime = time;
+                                }
+                            }
+                            own::CompileOptions options;
+                            options.cancel = cancel.get();
+                            options.sandbox = own::sandboxModeFromEnvironment();
+                            own::Diagnostic diagnostic;
+                            auto kernel = own::compileKernelText(path, text, options, &diagnostic);
+                            outcome.seconds = base::seconds() - start;
+                            if (cancel->load()) {
+                                outcome.cancelled = true;
+                            } else if (kernel) {
+                                outcome.kernel = std::move(*kernel);
+                            } else {
+                                outcome.error = kernel.error();
+                                outcome.line = diagnostic.line;
+                                outcome.column = diagnostic.column;
+                                outcome.diagnostic = diagnostic.message;
+                            }
+                            if (done)
+                                done();
+                            return outcome;
+                        });
 }
 
 void KernelFile::take(Outcome outcome) {

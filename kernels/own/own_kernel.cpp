@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -13,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
@@ -41,8 +42,7 @@ namespace fs = std::filesystem;
 
 OwnKernel::~OwnKernel() {
     std::error_code ignored;
-    if (!directory.empty())
-        fs::remove_all(directory, ignored);
+    if (!directory.empty()) fs::remove_all(directory, ignored);
 }
 
 namespace {
@@ -57,33 +57,28 @@ constexpr base::AtomicWriteOptions kScratchWrite = [] {
 
 Result<std::string> makeScratch() {
     std::string pattern = (fs::temp_directory_path() / "tilescope-kernel-XXXXXX").string();
-    if (!mkdtemp(pattern.data()))
-        return Error{ExitCode::Internal, "cannot make a scratch folder: " + std::string(std::strerror(errno))};
+    if (!mkdtemp(pattern.data())) return Error{ExitCode::Internal, "cannot make a scratch folder: " + std::string(std::strerror(errno))};
     return pattern;
 }
 
 // The first of `names` found on PATH.
 std::string onPath(std::initializer_list<const char*> names) {
     const char* path = std::getenv("PATH");
-    if (!path)
-        return {};
+    if (!path) return {};
     for (const char* name : names) {
         std::stringstream dirs(path);
         std::string dir;
         while (std::getline(dirs, dir, ':')) {
             const fs::path candidate = fs::path(dir.empty() ? "." : dir) / name;
-            if (access(candidate.c_str(), X_OK) == 0)
-                return candidate.string();
+            if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
         }
     }
     return {};
 }
 
 std::string findCompiler(const CompileOptions& options) {
-    if (!options.compiler.empty())
-        return options.compiler;
-    if (const char* env = std::getenv("TILESCOPE_CXX"); env && *env)
-        return env;
+    if (!options.compiler.empty()) return options.compiler;
+    if (const char* env = std::getenv("TILESCOPE_CXX"); env && *env) return env;
     return onPath({"c++", "g++", "clang++"});
 }
 
@@ -118,8 +113,7 @@ std::vector<std::string> environmentWith(const std::string& name, const std::str
     std::vector<std::string> env;
     const std::string prefix = name + "=";
     for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0)
-            env.emplace_back(*e);
+        if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) env.emplace_back(*e);
     env.push_back(prefix + value);
     return env;
 }
@@ -149,13 +143,11 @@ Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double t
     const int errFile = open(io.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     // Everything the child needs, made before fork: after it, no allocation.
     std::vector<char*> args;
-    for (const std::string& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     std::vector<char*> env;
     if (environment) {
-        for (const std::string& v : *environment)
-            env.push_back(const_cast<char*>(v.c_str()));
+        for (const std::string& v : *environment) env.push_back(const_cast<char*>(v.c_str()));
         env.push_back(nullptr);
     }
     char* const* envp = environment ? env.data() : environ;
@@ -335,14 +327,11 @@ std::string firstCompilerErrorLine(const std::string& output, const std::string&
     while (std::getline(lines, line)) {
         const std::size_t at = line.find(": error: ");
         const std::size_t fatal = line.find(": fatal error: ");
-        if (at == std::string::npos && fatal == std::string::npos)
-            continue;
-        if (line.rfind(path + ":", 0) == 0)
-            return line;
+        if (at == std::string::npos && fatal == std::string::npos) continue;
+        if (line.rfind(path + ":", 0) == 0) return line;
         if (line.find("tilescope-entry") != std::string::npos)
-            return path +
-                   ": error: launch() cannot be called as void launch(const float* N, const float* M, "
-                   "float* P, int r, int width[, int height])";
+            return path + ": error: launch() cannot be called as void launch(const float* N, const float* M, "
+                          "float* P, int r, int width[, int height])";
         // In TileScope's own headers: the student's line is further down, as "required from here".
         std::string context;
         std::stringstream rest(output);
@@ -368,11 +357,9 @@ std::string firstCompilerErrorLine(const std::string& output, const std::string&
 std::string precompiledPrelude(const std::string& compiler, const std::vector<std::string>& flags) {
     const char* xdg = std::getenv("XDG_CACHE_HOME");
     const char* home = std::getenv("HOME");
-    if ((!xdg || !*xdg) && (!home || !*home))
-        return {};
+    if ((!xdg || !*xdg) && (!home || !*home)) return {};
     std::size_t hash = std::hash<std::string>{}(compiler);
-    for (const std::string& f : flags)
-        hash = hash * 31 + std::hash<std::string>{}(f);
+    for (const std::string& f : flags) hash = hash * 31 + std::hash<std::string>{}(f);
     for (const EmbeddedSource& h : ownHeaderTable())
         hash = hash * 31 + std::hash<std::string_view>{}(h.path) * 7 + std::hash<std::string_view>{}(h.text);
     char name[32];
@@ -380,15 +367,12 @@ std::string precompiledPrelude(const std::string& compiler, const std::vector<st
     const fs::path cache = (xdg && *xdg ? fs::path(xdg) : fs::path(home) / ".cache") / "tilescope" / "pch" / name;
     const fs::path gch = cache / "own" / "own_cpu_prelude.hpp.gch";
     std::error_code ec;
-    if (fs::exists(gch, ec))
-        return cache.string();
+    if (fs::exists(gch, ec)) return cache.string();
     static std::atomic<bool> building{false};
-    if (building.exchange(true))
-        return {};
+    if (building.exchange(true)) return {};
     fs::create_directories(cache / "own", ec);
     fs::create_directories(cache / "include", ec);
-    if (ec)
-        return {};
+    if (ec) return {};
     for (const EmbeddedSource& h : ownHeaderTable()) {
         const fs::path target = cache / "include" / std::string(h.path);
         fs::create_directories(target.parent_path(), ec);
@@ -399,8 +383,7 @@ std::string precompiledPrelude(const std::string& compiler, const std::vector<st
         }
     }
     std::string line = "'" + compiler + "'";
-    for (const std::string& f : flags)
-        line += " " + f;
+    for (const std::string& f : flags) line += " " + f;
     line += " -I'" + (cache / "include").string() + "' -x c++-header '" +
             (cache / "include" / "own" / "own_cpu_prelude.hpp").string() + "' -o ";
     std::thread([line, cache, gch] {
@@ -410,8 +393,7 @@ std::string precompiledPrelude(const std::string& compiler, const std::vector<st
         if (!part.open()) {
             const Ended ended = runChild({"/bin/sh", "-c", line + "'" + part.temporaryPath().string() + "'"},
                                          cache / "build.out", cache / "build.err", 120.0, nullptr);
-            if (ended.started && WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == 0)
-                part.commit();
+            if (ended.started && WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == 0) part.commit();
         }
         building = false;
     }).detach();
@@ -421,14 +403,12 @@ std::string precompiledPrelude(const std::string& compiler, const std::vector<st
 }  // namespace
 
 std::string workerPath() {
-    if (const char* env = std::getenv("TILESCOPE_WORKER"); env && *env)
-        return env;
+    if (const char* env = std::getenv("TILESCOPE_WORKER"); env && *env) return env;
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec)
         for (const fs::path& folder : {self.parent_path(), self.parent_path().parent_path()})
-            if (fs::exists(folder / "tilescope-worker", ec))
-                return (folder / "tilescope-worker").string();
+            if (fs::exists(folder / "tilescope-worker", ec)) return (folder / "tilescope-worker").string();
     return "tilescope-worker";
 }
 
@@ -503,23 +483,19 @@ Result<Translation> translateInSandbox(const std::string& path, const std::strin
 Result<std::shared_ptr<const OwnKernel>> compileKernelFile(const std::string& path, const CompileOptions& options,
                                                            Diagnostic* diagnostic) {
     std::error_code ec;
-    if (!fs::exists(path, ec))
-        return badInput(path + ": no such file");
-    if (fs::is_directory(path, ec))
-        return badInput(path + ": is a folder, not a kernel file");
+    if (!fs::exists(path, ec)) return badInput(path + ": no such file");
+    if (fs::is_directory(path, ec)) return badInput(path + ": is a folder, not a kernel file");
     auto text = base::readFileText(path, 1'000'000);
     if (!text && text.error().kind == base::FileError::Kind::TooLarge)
         return badInput(path + ": is over 1 MB; a kernel file is a page or two");
-    if (!text)
-        return badInput(path + ": cannot be read");
+    if (!text) return badInput(path + ": cannot be read");
     return compileKernelText(path, *text, options, diagnostic);
 }
 
 Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& path, const std::string& text,
                                                            const CompileOptions& options, Diagnostic* diagnostic) {
     auto scratch = makeScratch();
-    if (!scratch)
-        return scratch.error();
+    if (!scratch) return scratch.error();
     auto kernel = std::make_shared<OwnKernel>();
     kernel->directory = *scratch;  // removed with the kernel, on every path out of here
     const fs::path dir = kernel->directory;
@@ -543,8 +519,7 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     // and the translation: for the compiler here, and for NVRTC in the
     // worker on a GPU (device.cu, traced.cu: own_gpu.cpp).
     std::vector<std::pair<fs::path, std::string_view>> files;
-    for (const EmbeddedSource& h : ownHeaderTable())
-        files.emplace_back(dir / "include" / std::string(h.path), h.text);
+    for (const EmbeddedSource& h : ownHeaderTable()) files.emplace_back(dir / "include" / std::string(h.path), h.text);
     const fs::path source = dir / "kernel.cpp";
     files.emplace_back(source, kernel->translation.cpuSource);
     files.emplace_back(dir / "device.cu", kernel->translation.deviceSource);
@@ -558,17 +533,16 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
 
     std::string compiler = findCompiler(options);
     if (compiler.empty())
-        return badInput("no C++ compiler found to compile " + path + " (install g++, or name one in $TILESCOPE_CXX)");
+        return badInput("no C++ compiler found to compile " + path +
+                        " (install g++, or name one in $TILESCOPE_CXX)");
     stopwatch.restart();
     // -g1: line tables, so that a crash or a stop names the student's line.
     const std::vector<std::string> flags = {"-std=c++20", "-O1", "-g1", "-fPIC", "-ffp-contract=off", "-w"};
     std::vector<std::string> command = {compiler};
     command.insert(command.end(), flags.begin(), flags.end());
     const std::string pch = precompiledPrelude(compiler, flags);
-    if (!pch.empty())
-        command.push_back("-I" + pch);
-    for (const char* a : {"-shared", "-fdiagnostics-plain-output", "-fno-gnu-unique"})
-        command.push_back(a);
+    if (!pch.empty()) command.push_back("-I" + pch);
+    for (const char* a : {"-shared", "-fdiagnostics-plain-output", "-fno-gnu-unique"}) command.push_back(a);
     command.insert(command.end(), {"-I" + (dir / "include").string(), source.string(), "-o", kernel->library});
     // The compiler's temporary files (cc*.s, cc*.o) go into the scratch
     // folder too: a compile ended at the time limit or by a cancel leaves
@@ -656,20 +630,13 @@ namespace {
 
 std::string signalName(int sig) {
     switch (sig) {
-        case SIGSEGV:
-            return "a segmentation fault (SIGSEGV)";
-        case SIGBUS:
-            return "a bus error (SIGBUS)";
-        case SIGFPE:
-            return "an arithmetic error, such as an integer division by zero (SIGFPE)";
-        case SIGILL:
-            return "an illegal instruction (SIGILL)";
-        case SIGABRT:
-            return "an abort (SIGABRT)";
-        case SIGKILL:
-            return "SIGKILL (out of memory?)";
-        default:
-            return "signal " + std::to_string(sig);
+    case SIGSEGV: return "a segmentation fault (SIGSEGV)";
+    case SIGBUS: return "a bus error (SIGBUS)";
+    case SIGFPE: return "an arithmetic error, such as an integer division by zero (SIGFPE)";
+    case SIGILL: return "an illegal instruction (SIGILL)";
+    case SIGABRT: return "an abort (SIGABRT)";
+    case SIGKILL: return "SIGKILL (out of memory?)";
+    default: return "signal " + std::to_string(sig);
     }
 }
 
@@ -679,8 +646,7 @@ std::string signalName(int sig) {
 KernelPrintout readPrintout(const fs::path& file) {
     KernelPrintout p;
     std::ifstream in(file, std::ios::binary);
-    if (!in)
-        return p;
+    if (!in) return p;
     std::error_code ec;
     const std::uintmax_t size = fs::file_size(file, ec);
     p.bytes = ec ? 0 : size;
@@ -700,20 +666,17 @@ KernelPrintout readPrintout(const fs::path& file) {
     while (scanned < KernelPrintout::kMaxCountBytes && in) {
         in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
         const std::size_t got = static_cast<std::size_t>(in.gcount());
-        if (got == 0)
-            break;
+        if (got == 0) break;
         for (std::size_t i = 0; i < got; ++i) {
             const char c = buffer[i];
             if (c == '\n') {
                 end();
                 continue;
             }
-            if (c == '\r')
-                continue;  // of a "\r\n", or a return to the line's start: left out
+            if (c == '\r') continue;  // of a "\r\n", or a return to the line's start: left out
             open = true;
             // Past the lines kept, or past what may be read into memory: only counted.
-            if (p.lines.size() >= KernelPrintout::kMaxLines || scanned + i >= KernelPrintout::kMaxReadBytes)
-                continue;
+            if (p.lines.size() >= KernelPrintout::kMaxLines || scanned + i >= KernelPrintout::kMaxReadBytes) continue;
             if (line.size() < KernelPrintout::kMaxLineBytes)
                 line += (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f ? '?' : c;
             else if (line.size() == KernelPrintout::kMaxLineBytes)
@@ -721,8 +684,7 @@ KernelPrintout readPrintout(const fs::path& file) {
         }
         scanned += got;
     }
-    if (open)
-        end();
+    if (open) end();
     p.uncounted = scanned < p.bytes;
     return p;
 }
@@ -750,8 +712,7 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
         else
             w.text += line;
     }
-    if (pc == 0)
-        return w;
+    if (pc == 0) return w;
     // The instruction's line, from the shared object's line tables. The
     // translation's #line directives make them name the student's file.
     const fs::path out = fs::path(library).parent_path() / "addr2line.out";
@@ -759,32 +720,26 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
     std::snprintf(address, sizeof address, "0x%lx", pc);
     // -i: the instruction may be in code inlined from the kernel language's
     // headers; the chain of callers leads to the student's line.
-    const Ended e =
-        runChild({"/usr/bin/env", "addr2line", "-i", "-e", library, address}, out, out.string() + ".err", 5.0, nullptr);
-    if (!e.started || !WIFEXITED(e.status) || WEXITSTATUS(e.status) != 0)
-        return w;
+    const Ended e = runChild({"/usr/bin/env", "addr2line", "-i", "-e", library, address}, out,
+                             out.string() + ".err", 5.0, nullptr);
+    if (!e.started || !WIFEXITED(e.status) || WEXITSTATUS(e.status) != 0) return w;
     std::stringstream chain(base::readFileText(out).valueOr(""));
     std::string found;
     unsigned n = 0;
     while (n == 0 && std::getline(chain, found)) {
         found = found.substr(0, found.find(" ("));  // "file:line (discriminator 2)"
         const std::size_t colon = found.rfind(':');
-        if (colon == std::string::npos)
-            continue;
-        if (fs::path(found.substr(0, colon)).filename() != fs::path(path).filename())
-            continue;
+        if (colon == std::string::npos) continue;
+        if (fs::path(found.substr(0, colon)).filename() != fs::path(path).filename()) continue;
         n = static_cast<unsigned>(std::atoi(found.c_str() + colon + 1));
     }
-    if (n == 0)
-        return w;
+    if (n == 0) return w;
     w.lineText = ":" + std::to_string(n);
     // The line the instruction is on replaces the last recorded one.
     const std::size_t after = w.text.find(", after line ");
     const std::size_t last = w.text.find(", last at line ");
-    if (after != std::string::npos)
-        w.text = w.text.substr(0, after);
-    if (last != std::string::npos)
-        w.text = w.text.substr(0, last);
+    if (after != std::string::npos) w.text = w.text.substr(0, after);
+    if (last != std::string::npos) w.text = w.text.substr(0, last);
     w.text += ", at line " + std::to_string(n);
     return w;
 }
@@ -819,26 +774,21 @@ void inferTiles(const OwnKernel& kernel, const WorkerResult& r, LaunchPlan& plan
     const Translation& t = kernel.translation;
     const BlockEvents* first = nullptr;
     for (const BlockEvents& b : r.blocks)
-        if (b.block.x == 0 && b.block.y == 0)
-            first = &b;
-    if (!first || plan.width <= 0)
-        return;
+        if (b.block.x == 0 && b.block.y == 0) first = &b;
+    if (!first || plan.width <= 0) return;
     int maxX = -1, maxY = -1, minX = plan.width, minY = plan.height;
     for (const Event& e : first->events)
         if (e.op == Op::Store && e.array == kArrayOutput) {
             const int x = e.index % plan.width, y = e.index / plan.width;
             maxX = std::max(maxX, x), maxY = std::max(maxY, y), minX = std::min(minX, x), minY = std::min(minY, y);
         }
-    if (maxX < 0 || minX != 0 || minY != 0)
-        return;
+    if (maxX < 0 || minX != 0 || minY != 0) return;
     const int edge = maxX + 1;
     // With one block across, the tile may be cut by the array's edge: its size is unknown.
-    if (plan.grid.x < 2 || (t.dims == 2 && plan.grid.y < 2))
-        return;
+    if (plan.grid.x < 2 || (t.dims == 2 && plan.grid.y < 2)) return;
     const bool blockIsTile =
         edge == static_cast<int>(plan.block.x) && (t.dims == 1 || maxY + 1 == static_cast<int>(plan.block.y));
-    if (t.dims == 2 && maxY + 1 != edge)
-        return;  // not square: drawn as one output per thread
+    if (t.dims == 2 && maxY + 1 != edge) return;  // not square: drawn as one output per thread
     // The input tile: the part of the (first) shared array a tile of `edge`
     // with its halo uses. In 2D the array's row must be that wide, so that a
     // shared index maps to its cell.
@@ -847,15 +797,11 @@ void inferTiles(const OwnKernel& kernel, const WorkerResult& r, LaunchPlan& plan
     if (k && !k->shared.empty() && !k->shared.front().dynamic) {
         const SharedDeclaration& s = k->shared.front();
         const int halo = edge + 2 * plan.radius;
-        if (t.dims == 1 && s.rows == 1 && s.cols >= halo)
-            in = halo;
-        else if (t.dims == 1 && s.rows == 1 && s.cols == edge)
-            in = edge;
-        else if (t.dims == 2 && s.rows == s.cols && (s.cols == halo || s.cols == edge))
-            in = s.cols;
+        if (t.dims == 1 && s.rows == 1 && s.cols >= halo) in = halo;
+        else if (t.dims == 1 && s.rows == 1 && s.cols == edge) in = edge;
+        else if (t.dims == 2 && s.rows == s.cols && (s.cols == halo || s.cols == edge)) in = s.cols;
     }
-    if (blockIsTile && in == 0)
-        return;  // one output per thread, as the geometry draws by default
+    if (blockIsTile && in == 0) return;  // one output per thread, as the geometry draws by default
     plan.outTile = edge;
     plan.inTile = in;
 }
@@ -898,10 +844,8 @@ Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& m
         s.space = Space::Shared;
         const int floats = static_cast<int>(plan.sharedBytes / sizeof(float));
         int cols = floats;
-        if (kd && !kd->shared.empty() && !kd->shared.front().dynamic)
-            cols = kd->shared.front().cols;
-        if (plan.block.y == 1 && k.dims == 1)
-            cols = floats;
+        if (kd && !kd->shared.empty() && !kd->shared.front().dynamic) cols = kd->shared.front().cols;
+        if (plan.block.y == 1 && k.dims == 1) cols = floats;
         cols = cols > 0 ? cols : 1;
         s.width = cols;
         s.height = (floats + cols - 1) / cols;
@@ -914,8 +858,7 @@ Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& m
 }  // namespace
 
 Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
-    if (!req.input || !req.mask)
-        return Error{ExitCode::Internal, "runOwnKernel: no input or mask"};
+    if (!req.input || !req.mask) return Error{ExitCode::Internal, "runOwnKernel: no input or mask"};
     const Image& input = *req.input;
     const Mask& mask = *req.mask;
     const Translation& t = kernel.translation;
@@ -980,8 +923,7 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         w.seed = req.seed;
         w.kernel = std::string(kernel.info->name);
         w.path = path;
-        for (int a = 0; a < kArrayCount; ++a)
-            w.arrayNames[a] = std::string(kernel.info->arrayNames[a]);
+        for (int a = 0; a < kArrayCount; ++a) w.arrayNames[a] = std::string(kernel.info->arrayNames[a]);
         w.constantMask = kernel.info->maskSpace == Space::Constant;
         w.backend = result.backend == Backend::Cuda ? "cuda" : "cpu";
         w.benchRepeats = req.benchRepeats;
@@ -1054,9 +996,9 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
             char seconds[32];
             std::snprintf(seconds, sizeof seconds, "%g", limit);
             return badInput(path + where.lineText + ": stopped after " + seconds +
-                            " s, the time limit: the kernel did not finish" + at +
-                            ". An endless loop? (a loop whose condition never changes, or a thread waiting "
-                            "for something no thread does)");
+                            " s, the time limit: the kernel did not finish" +
+                            at + ". An endless loop? (a loop whose condition never changes, or a thread waiting "
+                                 "for something no thread does)");
         }
         if (const int sig = unwrapStatus(ended.status, sandboxed); sig != 0)
             return badInput(path + ": " + endedBy(sig, where, limits) + at);
@@ -1084,12 +1026,10 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
             --c;
             continue;
         }
-        if (r.unavailable)
-            return Error{ExitCode::BackendUnavailable, r.message};
+        if (r.unavailable) return Error{ExitCode::BackendUnavailable, r.message};
         if (r.plainSkipped)
-            result.plainSkipped =
-                "the instrumented kernel found accesses outside an array, so the plain kernel "
-                "did not run (it would have made them)";
+            result.plainSkipped = "the instrumented kernel found accesses outside an array, so the plain kernel "
+                                  "did not run (it would have made them)";
         if (!r.ok) {
             const std::string lineText = r.line > 0 ? ":" + std::to_string(r.line) : "";
             return badInput(path + lineText + ": " + r.message);
@@ -1108,10 +1048,8 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         plan.height = t.dims == 1 ? 1 : plane.height;
         plan.channels = 1;
         plan.pitch = plane.width;
-        if (traced)
-            inferTiles(kernel, r, plan);
-        if (c == 0)
-            result.plan = plan;
+        if (traced) inferTiles(kernel, r, plan);
+        if (c == 0) result.plan = plan;
         if (traced) {
             result.trace = describeOwn(kernel, plan, mask, r);
             result.trace->backend = r.backend;

@@ -20,12 +20,11 @@
 // files of the job folder (worker_protocol.hpp) and says what went wrong on
 // stderr.
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <ucontext.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -78,15 +77,13 @@ public:
             throw LaunchError{shape + ": grid y and z are at most 65535", l.line};
         const unsigned long long threads = 1ull * g.count() * b.count();
         if (threads > 64ull * 1024 * 1024)
-            throw LaunchError{shape + ": " + std::to_string(threads) +
-                                  " threads in all; the CPU executor runs at "
-                                  "most 67,108,864",
+            throw LaunchError{shape + ": " + std::to_string(threads) + " threads in all; the CPU executor runs at "
+                                                                      "most 67,108,864",
                               l.line};
         const std::size_t shared = l.staticShared + l.dynamicShared;
         if (shared > 48 * 1024)
-            throw LaunchError{shape + ": " + std::to_string(shared) +
-                                  " bytes of shared memory a block; a block "
-                                  "may have 48 KB (49152 bytes)",
+            throw LaunchError{shape + ": " + std::to_string(shared) + " bytes of shared memory a block; a block "
+                                                                       "may have 48 KB (49152 bytes)",
                               l.line};
         m_plan.kernel = KernelId::Own;
         m_plan.entry = &m_entry.info();
@@ -104,8 +101,7 @@ public:
         if (!m_job.traceBlocks.empty()) {
             options.traceBlock = [this, g](Dim3 block) {
                 for (const Dim3& want : m_job.traceBlocks)
-                    if (want.x == block.x && want.y == block.y && (g.z == 1 || want.z == block.z))
-                        return true;
+                    if (want.x == block.x && want.y == block.y && (g.z == 1 || want.z == block.z)) return true;
                 return false;
             };
         }
@@ -119,8 +115,7 @@ public:
         const base::Stopwatch stopwatch;
         auto blocks = cpu::runGrid(m_plan, thread, options);
         m_millis = stopwatch.milliseconds();
-        if (!blocks)
-            throw LaunchError{blocks.error().message, 0};
+        if (!blocks) throw LaunchError{blocks.error().message, 0};
         m_blocks = std::move(*blocks);
     }
 
@@ -141,10 +136,8 @@ public:
 private:
     static std::string dims(Dim3 d) {
         std::string s = "(" + std::to_string(d.x);
-        if (d.y != 1 || d.z != 1)
-            s += ", " + std::to_string(d.y);
-        if (d.z != 1)
-            s += ", " + std::to_string(d.z);
+        if (d.y != 1 || d.z != 1) s += ", " + std::to_string(d.y);
+        if (d.z != 1) s += ", " + std::to_string(d.z);
         return s + ")";
     }
 
@@ -171,17 +164,13 @@ struct Text {
     char data[512];
     std::size_t size = 0;
     void add(const char* s) {
-        while (*s && size + 1 < sizeof data)
-            data[size++] = *s++;
+        while (*s && size + 1 < sizeof data) data[size++] = *s++;
     }
     void add(unsigned long v) {
         char digits[24];
         int n = 0;
-        do
-            digits[n++] = static_cast<char>('0' + v % 10);
-        while ((v /= 10) && n < 24);
-        while (n > 0 && size + 1 < sizeof data)
-            data[size++] = digits[--n];
+        do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) && n < 24);
+        while (n > 0 && size + 1 < sizeof data) data[size++] = digits[--n];
     }
     void dim(const Dim3& d) {
         add("(");
@@ -232,8 +221,7 @@ void reportWhere(int sig, std::uintptr_t pc, int syscall = -1) {
     } else {
         t.add("in launch(), before or after the kernel");
     }
-    if (g_whereFd >= 0)
-        (void)!write(g_whereFd, t.data, t.size);
+    if (g_whereFd >= 0) (void)!write(g_whereFd, t.data, t.size);
 }
 
 void onSignal(int sig, siginfo_t* info, void* context) {
@@ -345,9 +333,7 @@ int translateMain(const fs::path& dir) {
 
 }  // namespace
 
-Runtime& runtime() {
-    return *g_runtime;
-}
+Runtime& runtime() { return *g_runtime; }
 
 int workerMain(int argc, char** argv) {
     if (argc == 3 && std::strcmp(argv[1], "--translate") == 0)
@@ -387,24 +373,20 @@ int workerMain(int argc, char** argv) {
         r.ok = false;
         r.message = message;
         r.line = line;
-        if (Status s = writeResult(dir, r); !s)
-            return 4;
+        if (Status s = writeResult(dir, r); !s) return 4;
         return 0;
     };
     void* library = dlopen(job.library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!library)
-        return fail(std::string("the compiled kernel cannot be loaded: ") + dlerror(), 0);
+    if (!library) return fail(std::string("the compiled kernel cannot be loaded: ") + dlerror(), 0);
     using Entry = void (*)(const float*, const float*, float*, int, int, int);
     auto entry = reinterpret_cast<Entry>(dlsym(library, "tilescope_own_launch"));
-    if (!entry)
-        return fail("the compiled kernel has no launch()", 0);
+    if (!entry) return fail("the compiled kernel has no launch()", 0);
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(entry), &info) && info.dli_fbase) {
         g_libraryBase = reinterpret_cast<std::uintptr_t>(info.dli_fbase);
         dl_iterate_phdr(
             [](dl_phdr_info* object, std::size_t, void*) {
-                if (object->dlpi_addr != g_libraryBase)
-                    return 0;
+                if (object->dlpi_addr != g_libraryBase) return 0;
                 for (int i = 0; i < object->dlpi_phnum; ++i)
                     if (object->dlpi_phdr[i].p_type == PT_LOAD)
                         g_libraryEnd = std::max<std::uintptr_t>(
@@ -430,8 +412,7 @@ int workerMain(int argc, char** argv) {
             WorkerResult r;
             r.message = gpu.error().message;
             r.unavailable = true;
-            if (Status s = writeResult(dir, r); !s)
-                return 4;
+            if (Status s = writeResult(dir, r); !s) return 4;
             return 0;
         }
         rt = std::move(*gpu);
@@ -461,11 +442,9 @@ int workerMain(int argc, char** argv) {
     } catch (const std::exception& e) {
         return fail(std::string("launch() failed: ") + e.what(), 0);
     }
-    if (!rt->launched())
-        return fail("launch() returned without launching a kernel", 0);
+    if (!rt->launched()) return fail("launch() returned without launching a kernel", 0);
     WorkerResult r = rt->result();
-    if (job.backend != "cuda")
-        r.output = P;
+    if (job.backend != "cuda") r.output = P;
     if (Status s = writeResult(dir, r); !s) {
         std::fprintf(stderr, "%s\n", s.error().message.c_str());
         return 4;
@@ -475,6 +454,4 @@ int workerMain(int argc, char** argv) {
 
 }  // namespace tilescope::own
 
-int main(int argc, char** argv) {
-    return tilescope::own::workerMain(argc, argv);
-}
+int main(int argc, char** argv) { return tilescope::own::workerMain(argc, argv); }

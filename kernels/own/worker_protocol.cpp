@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <span>
 
 #include "base/atomic_file.hpp"
@@ -42,19 +41,14 @@ Status writeFloats(const fs::path& path, const std::vector<float>& values) {
 
 Status readFloats(const fs::path& path, std::vector<float>& values) {
     auto bytes = base::readFileBytes(path);
-    if (!bytes)
-        return Error{ExitCode::Internal, "cannot read " + path.string()};
+    if (!bytes) return Error{ExitCode::Internal, "cannot read " + path.string()};
     values.resize(bytes->size() / sizeof(float));
     std::memcpy(values.data(), bytes->data(), values.size() * sizeof(float));
     return success();
 }
 
-json dim(Dim3 d) {
-    return json::array({d.x, d.y, d.z});
-}
-Dim3 dim(const json& j) {
-    return Dim3{j.at(0).get<unsigned>(), j.at(1).get<unsigned>(), j.at(2).get<unsigned>()};
-}
+json dim(Dim3 d) { return json::array({d.x, d.y, d.z}); }
+Dim3 dim(const json& j) { return Dim3{j.at(0).get<unsigned>(), j.at(1).get<unsigned>(), j.at(2).get<unsigned>()}; }
 
 }  // namespace
 
@@ -80,12 +74,10 @@ Status writeJob(const fs::path& dir, const WorkerJob& job, const std::vector<flo
            {"filter", job.filter},
            {"address_space", job.addressSpaceBytes}};
     j["trace_blocks"] = json::array();
-    for (const Dim3& b : job.traceBlocks)
-        j["trace_blocks"].push_back(dim(b));
+    for (const Dim3& b : job.traceBlocks) j["trace_blocks"].push_back(dim(b));
     if (const auto failure = base::writeFileAtomic(dir / "job.json", j.dump(), scratchWrite()))
         return Error{ExitCode::Internal, "cannot write " + (dir / "job.json").string()};
-    if (Status s = writeFloats(dir / "N.f32", N); !s)
-        return s;
+    if (Status s = writeFloats(dir / "N.f32", N); !s) return s;
     return writeFloats(dir / "M.f32", M);
 }
 
@@ -118,8 +110,7 @@ Status readJob(const fs::path& dir, WorkerJob& job, std::vector<float>& N, std::
     } catch (const std::exception& e) {
         return Error{ExitCode::Internal, std::string("the worker's job is unreadable: ") + e.what()};
     }
-    if (Status s = readFloats(dir / "N.f32", N); !s)
-        return s;
+    if (Status s = readFloats(dir / "N.f32", N); !s) return s;
     return readFloats(dir / "M.f32", M);
 }
 
@@ -140,8 +131,7 @@ Status writeResult(const fs::path& dir, const WorkerResult& r) {
            {"backend", r.backend},
            {"unavailable", r.unavailable},
            {"plain_skipped", r.plainSkipped}};
-    if (Status s = writeFloats(dir / "P.f32", r.output); !s)
-        return s;
+    if (Status s = writeFloats(dir / "P.f32", r.output); !s) return s;
     // A failure is kept and returned by every later call: commit() says
     // whether all of it was written.
     base::AtomicFile events(dir / "events.bin", scratchWrite());
@@ -151,8 +141,7 @@ Status writeResult(const fs::path& dir, const WorkerResult& r) {
         events.write(bytesOf(header, sizeof header));
         events.write(bytesOf(b.events.data(), b.events.size() * sizeof(Event)));
     }
-    if (const auto failure = events.commit())
-        return Error{ExitCode::Internal, "cannot write the trace"};
+    if (const auto failure = events.commit()) return Error{ExitCode::Internal, "cannot write the trace"};
     // The result last: its presence says the rest is complete.
     if (const auto failure = base::writeFileAtomic(dir / "result.json", j.dump(), scratchWrite()))
         return Error{ExitCode::Internal, "cannot write the result"};
@@ -174,8 +163,7 @@ Result<WorkerResult> readResult(const fs::path& dir) {
             return Error{ExitCode::Internal, std::string("no result (") + name + " is missing or not a plain file)"};
     try {
         std::ifstream in(dir / "result.json");
-        if (!in)
-            return Error{ExitCode::Internal, "no result"};
+        if (!in) return Error{ExitCode::Internal, "no result"};
         const json j = json::parse(in);
         r.ok = j.at("ok");
         r.message = j.at("message");
@@ -193,8 +181,7 @@ Result<WorkerResult> readResult(const fs::path& dir) {
         r.backend = j.at("backend");
         r.unavailable = j.at("unavailable");
         r.plainSkipped = j.at("plain_skipped");
-        if (Status s = readFloats(dir / "P.f32", r.output); !s)
-            return s.error();
+        if (Status s = readFloats(dir / "P.f32", r.output); !s) return s.error();
         std::ifstream events(dir / "events.bin", std::ios::binary);
         std::error_code ec;
         std::uint64_t left = fs::file_size(dir / "events.bin", ec);
@@ -212,8 +199,7 @@ Result<WorkerResult> readResult(const fs::path& dir) {
             b.events.resize(header[3]);
             events.read(reinterpret_cast<char*>(b.events.data()),
                         static_cast<std::streamsize>(b.events.size() * sizeof(Event)));
-            if (!events)
-                return Error{ExitCode::Internal, "the trace is cut short"};
+            if (!events) return Error{ExitCode::Internal, "the trace is cut short"};
             r.blocks.push_back(std::move(b));
         }
     } catch (const std::exception& e) {

@@ -37,8 +37,8 @@ struct WorkerJob {
     std::string path;
     std::array<std::string, kArrayCount> arrayNames;
     bool constantMask = false;
-    std::string backend = "cpu";    // or "cuda": NVRTC, plain and instrumented
-    int benchRepeats = 0;           // cuda: time the plain kernel this often (the median is kept)
+    std::string backend = "cpu";  // or "cuda": NVRTC, plain and instrumented
+    int benchRepeats = 0;         // cuda: time the plain kernel this often (the median is kept)
     std::vector<Dim3> traceBlocks;  // the blocks to trace (empty: all); block (0,0) is always among them
     // The sandbox (sandbox.hpp): the system-call filter installed before
     // launch(), and the address space the CPU executor may take (0: no limit).
