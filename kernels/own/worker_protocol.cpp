@@ -1,5 +1,7 @@
 #include "own/worker_protocol.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <sys/stat.h>
 
 #include <algorithm>
