@@ -20,6 +20,7 @@
 // files of the job folder (worker_protocol.hpp) and says what went wrong on
 // stderr.
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
