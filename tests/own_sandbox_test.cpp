@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -472,6 +474,48 @@ TEST(Sandbox, ACorrectKernelRunsInIt) {
         ASSERT_NEAR(r->output.data[i], want[i], 1e-5) << i;
     ASSERT_TRUE(r->problems);
     EXPECT_TRUE(r->problems->clean());
+}
+
+// What the sandbox costs, a compile and a run of the correct kernel on a
+// 45x37 image, each mode in turn (docs/own-kernel.md quotes it). Not a
+// check: run by hand with --gtest_also_run_disabled_tests.
+TEST(Sandbox, DISABLED_Cost) {
+    REQUIRE_SANDBOX();
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    Image input = Image::planar(45, 37);
+    const Mask mask = Mask::square(5, std::vector<float>(25, 1.0f / 25));
+    for (const SandboxMode mode : {SandboxMode::Off, SandboxMode::Required, SandboxMode::Off, SandboxMode::Required}) {
+        own::CompileOptions options;
+        options.sandbox = mode;
+        std::vector<double> translate, compile, run, check;
+        std::shared_ptr<const own::OwnKernel> kernel;
+        for (int i = 0; i < 7; ++i) {
+            auto k = own::compileKernelFile(kGood, options);
+            ASSERT_TRUE(k) << k.error().message;
+            translate.push_back((*k)->translateMs);
+            compile.push_back((*k)->compileMs);
+            kernel = *k;
+        }
+        for (bool checked : {false, true})
+            for (int i = 0; i < 15; ++i) {
+                RunRequest req;
+                req.input = &input;
+                req.mask = &mask;
+                req.backend = Backend::Cpu;
+                req.check = checked;
+                const auto start = std::chrono::steady_clock::now();
+                auto r = own::runOwnKernel(*kernel, req);
+                ASSERT_TRUE(r) << r.error().message;
+                (checked ? check : run)
+                    .push_back(
+                        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            }
+        std::printf("%-8s translate %6.1f ms  compile %6.1f ms  run %6.1f ms  run traced+checked %6.1f ms\n",
+                    own::sandboxModeName(mode), median(translate), median(compile), median(run), median(check));
+    }
 }
 
 }  // namespace

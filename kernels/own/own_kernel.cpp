@@ -500,10 +500,11 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     kernel->directory = *scratch;  // removed with the kernel, on every path out of here
     const fs::path dir = kernel->directory;
 
-    auto wanted = sandboxWanted(options.sandbox);
-    if (!wanted)
-        return wanted.error();
-    kernel->sandbox = options.sandbox;
+    // Auto defers to $TILESCOPE_SANDBOX, the switch for a whole session.
+    const SandboxMode mode = options.sandbox == SandboxMode::Auto ? sandboxModeFromEnvironment() : options.sandbox;
+    auto wanted = sandboxWanted(mode);
+    if (!wanted) return wanted.error();
+    kernel->sandbox = mode;
     kernel->limits = options.limits;
     kernel->sandboxed = *wanted;
 
