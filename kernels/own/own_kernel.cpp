@@ -243,11 +243,13 @@ Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double t
         }
         kill(-pid, SIGKILL), kill(pid, SIGKILL);
     };
+    // A stop: the worker's pipe; a sandboxed compiler or translator is
+    // ended (a signal would reach bwrap, which would die before its
+    // namespace); else SIGUSR1.
     auto ask = [&] {
-        if (stopPipe[1] >= 0)
-            (void)!write(stopPipe[1], "s", 1);
-        else
-            kill(pid, SIGUSR1);
+        if (stopPipe[1] >= 0) (void)!write(stopPipe[1], "s", 1);
+        else if (io.sandboxed) end();
+        else kill(pid, SIGUSR1);
     };
     base::Stopwatch sinceSignal;
     for (;;) {
