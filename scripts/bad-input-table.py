@@ -84,6 +84,26 @@ memory that no trace sees. `tests/own/mutate_kernels.py`
 exit code 0, 1 or 2 (a refusal one line naming the file), no internal name
 shown and nothing left behind.
 
+Behind the translator stands a sandbox (docs/own-kernel.md, "The sandbox":
+bubblewrap, seccomp, rlimits) around the translation, the compiler and the
+worker. `tests/own_sandbox_test.cpp` (label `sandbox`) tests it with code
+that got past the translator: raw C++ in `tests/own/sandbox/`, built into
+shared objects that expose the translation's entry (no kernel file can become
+one), run by the worker. Each case (read `/etc/passwd`, read a file in a
+scratch `$HOME`, write outside the scratch folder, connect to a listener the
+test opens, fork in a loop, exec `/bin/sh`, allocate without end, print
+without end, spin, crash, abort, overflow the stack, start threads without
+end, kill the parent and `-1`, read the environment's secret, leave links to
+a secret among its result files, fill the disk, overwrite its own shared
+object) must leave the caller running with a one-line error that says what
+happened, with no secret in any output or message, nothing written outside
+the scratch folder and no process left behind; the same cases run without
+the sandbox do reach their targets, so the checks can fail. Every
+`hostile_*.cu` is refused in the sandbox as in the process, naming the
+student's file and nothing else, and the translator in the sandbox is shown
+not to see a file the process can read. The tests skip, saying why, where
+bwrap cannot run.
+
 | target | reads | the first byte of an input |
 | --- | --- | --- |
 | `fuzz_npy` | `readNpy` and `readNpyMask` | is part of the file |

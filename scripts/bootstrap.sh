@@ -44,6 +44,9 @@ packages=(
   libtomlplusplus-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
   libclang-dev
+  # the sandbox around a student's kernel file (kernels/own/sandbox.cpp):
+  # bubblewrap for namespaces, libseccomp for the worker's system-call filter
+  bubblewrap libseccomp-dev
   # exports for slides: giflib for GIFs; FFmpeg's libraries for MP4 (optional
   # to the build, installed here, about 100 MB with their codecs, so that the
   # tests cover MP4 too); PIL and rsvg-convert read the exports back in tests

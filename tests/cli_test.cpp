@@ -223,6 +223,34 @@ TEST_F(TraceCommands, TraceMarksWhatIfInTheFile) {
     EXPECT_FALSE(back->plan.whatIfReason.empty());
 }
 
+// Where the sandbox cannot be had (here: no bwrap), `auto` runs the kernel
+// file as before and says so once on stderr; `required` refuses with the
+// reason and exit status 3; `off` says nothing. (own_sandbox_test tests the
+// sandbox itself.)
+TEST_F(TraceCommands, AKernelFileWithoutASandboxSaysSo) {
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "a kernel file cannot run in a worker built with AddressSanitizer";
+#endif
+    const std::string file = std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/good/conv1d_basic_student.cu";
+    const std::string run = "check --kernel-file " + file + " --size 300 --radius 2 --backend cpu";
+    setenv("TILESCOPE_BWRAP", (m_dir / "no-bwrap").c_str(), 1);
+    unsetenv("TILESCOPE_SANDBOX");
+    const Outcome automatic = tilescope(run);
+    const Outcome required = tilescope(run + " --sandbox required");
+    const Outcome off = tilescope(run + " --sandbox off");
+    unsetenv("TILESCOPE_BWRAP");
+    EXPECT_EQ(automatic.code, 0) << automatic.err;
+    const std::string note = "tilescope: note: kernel files run without a sandbox (" + (m_dir / "no-bwrap").string() +
+                             " cannot be run: No such file or directory)\n";
+    EXPECT_EQ(automatic.err.rfind(note, 0), 0u) << automatic.err;
+    EXPECT_NE(automatic.err.find("no problems"), std::string::npos) << automatic.err;
+    EXPECT_EQ(required.code, 3) << required.err;
+    EXPECT_EQ(required.err, "tilescope: the sandbox is required but cannot be had: " + (m_dir / "no-bwrap").string() +
+                                " cannot be run: No such file or directory\n");
+    EXPECT_EQ(off.code, 0) << off.err;
+    EXPECT_EQ(off.err.find("without a sandbox"), std::string::npos) << off.err;
+}
+
 // A kernel file's printf output (in the kernel and in launch()) is shown by
 // every command that runs it, on stderr under its own heading, so that the
 // JSON on stdout stays JSON; a long output is cut after 100 lines.

@@ -9,6 +9,7 @@
 #include "api/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "own/sandbox.hpp"
 #include "trace/trace_select.hpp"
 
 namespace tilescope::cli {
@@ -43,6 +44,8 @@ int runDevice(const KernelOptions& options) {
     }
     if (p.whatIf)
         std::fprintf(stderr, "tilescope: what-if: %s\n", p.whatIfReason.c_str());
+    // Where a kernel file's code runs (own/sandbox.hpp).
+    std::printf("\nkernel files: %s\n", own::sandboxStatus().summary().c_str());
     return 0;
 }
 

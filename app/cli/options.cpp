@@ -36,6 +36,10 @@ void addKernelOptions(CLI::App& c, KernelOptions& o, bool allowGenerated) {
     c.add_option("--time-limit", o.timeLimit, "seconds a --kernel-file kernel may run before it is stopped")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+    c.add_option("--sandbox", o.sandbox,
+                 "the sandbox around a --kernel-file kernel: auto (where bubblewrap works), required or off "
+                 "(default: $TILESCOPE_SANDBOX, else auto; docs/own-kernel.md)")
+        ->check(CLI::IsMember({"off", "auto", "required"}));
     auto* input = c.add_option("--input,-i", o.input, "input: .npy, .png, .jpg, .bmp, .pgm, .ppm");
     auto* mask = c.add_option("--mask,-m", o.mask, "mask: .npy, .raw, .csv, or a text file of rows");
     if (allowGenerated) {
@@ -141,8 +145,17 @@ std::string generatedMaskText(int dims, int radius) {
 Status load(const KernelOptions& o, Loaded& loaded) {
     const KernelInfo* kernel = nullptr;
     if (!o.kernelFile.empty()) {
-        auto compiled = own::compileKernelFile(o.kernelFile);
-        if (!compiled) return compiled.error();
+        own::CompileOptions options;
+        if (!o.sandbox.empty())
+            options.sandbox = own::parseSandboxMode(o.sandbox).value_or(own::SandboxMode::Auto);
+        else
+            options.sandbox = own::sandboxModeFromEnvironment();
+        // Auto without a sandbox to be had: said once, on stderr.
+        if (const std::string note = own::sandboxNote(options.sandbox); !note.empty())
+            std::fprintf(stderr, "tilescope: %s\n", note.c_str());
+        auto compiled = own::compileKernelFile(o.kernelFile, options);
+        if (!compiled)
+            return compiled.error();
         loaded.own = *compiled;
         kernel = loaded.own->info;
     } else if (o.kernel.empty()) {

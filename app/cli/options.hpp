@@ -19,12 +19,13 @@ namespace tilescope::cli {
 
 struct KernelOptions {
     std::string kernel;
-    std::string kernelFile;  // a student's own CUDA file, instead of --kernel
-    double timeLimit = 10.0; // seconds a kernel file may run
-    std::string input;       // a file
-    std::string size;        // "N" or "WxH" instead of a file
-    std::string mask;        // a file
-    int radius = -1;         // instead of a mask file; -1: not given
+    std::string kernelFile;   // a student's own CUDA file, instead of --kernel
+    double timeLimit = 10.0;  // seconds a kernel file may run
+    std::string sandbox;      // off, auto or required (own/sandbox.hpp); empty: $TILESCOPE_SANDBOX, else auto
+    std::string input;        // a file
+    std::string size;         // "N" or "WxH" instead of a file
+    std::string mask;         // a file
+    int radius = -1;          // instead of a mask file; -1: not given
     int block = 0;
     std::string backend = "auto";
     bool whatIf = false;

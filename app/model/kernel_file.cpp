@@ -125,6 +125,7 @@ void KernelFile::start(bool save) {
                             }
                             own::CompileOptions options;
                             options.cancel = cancel.get();
+                            options.sandbox = own::sandboxModeFromEnvironment();
                             own::Diagnostic diagnostic;
                             auto kernel = own::compileKernelText(path, text, options, &diagnostic);
                             outcome.seconds = base::seconds() - start;

@@ -1,8 +1,8 @@
 #include "own/own_kernel.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +24,7 @@
 #include "core/planner.hpp"
 #include "exec/backend.hpp"
 #include "exec/barrier_check.hpp"
+#include "own/sandbox.hpp"
 #include "own/worker_protocol.hpp"
 #include "reference/reference.hpp"
 #include "trace/sources.hpp"
@@ -89,6 +90,22 @@ struct Ended {
     int status = 0;
     double millis = 0.0;
     std::string startError;
+    std::uint64_t outBytes = 0, errBytes = 0;  // all it wrote on stdout and stderr
+    bool outputEnded = false;                  // ended for writing past ChildIo::endBytes
+};
+
+// Where a child's standard output and error go: pipes the caller reads,
+// keeping the first keepBytes of each in a file and counting the rest; past
+// endBytes in all, the child is ended. With stopPipe, the child's fd 3 is
+// the read end of a pipe the caller writes a byte into to ask it to stop
+// (the worker's --stop-fd 3), where a signal could not reach it (in the
+// sandbox, the worker is no child of the caller's); else SIGUSR1.
+struct ChildIo {
+    fs::path out, err;
+    bool sandboxed = false;  // the child is bwrap
+    std::uint64_t keepBytes = ~0ull;
+    std::uint64_t endBytes = ~0ull;
+    bool stopPipe = false;
 };
 
 // This process's environment with `name` set to `value`.
@@ -101,22 +118,30 @@ std::vector<std::string> environmentWith(const std::string& name, const std::str
     return env;
 }
 
-// Runs `argv` with stdout and stderr in files (and `environment`, when
-// given, instead of this process's); waits, ending it at the time limit or
-// on cancel (first SIGUSR1, which the worker answers by writing where it
-// was, then SIGKILL).
-Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err, double timeLimit,
-               const std::atomic<bool>* cancel, const std::vector<std::string>* environment = nullptr) {
+// Runs `argv` (and `environment`, when given, instead of this process's,
+// and `limits` between fork and exec); waits, ending it at the time limit or
+// on cancel (first a stop, which the worker answers by writing where it
+// was, then SIGKILL to its process group).
+Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double timeLimit,
+               const std::atomic<bool>* cancel, const std::vector<std::string>* environment = nullptr,
+               const ChildLimits& limits = {}) {
     Ended e;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    // Its own process group, so that an ending takes the compiler's children too.
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
+    int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, stopPipe[2] = {-1, -1}, execPipe[2] = {-1, -1};
+    auto closeAll = [&] {
+        for (int* p : {outPipe, errPipe, stopPipe, execPipe})
+            for (int i : {0, 1})
+                if (p[i] >= 0)
+                    close(p[i]), p[i] = -1;
+    };
+    if (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0 || pipe2(execPipe, O_CLOEXEC) != 0 ||
+        (io.stopPipe && pipe2(stopPipe, O_CLOEXEC) != 0)) {
+        e.startError = argv[0] + ": no pipe: " + std::strerror(errno);
+        closeAll();
+        return e;
+    }
+    const int outFile = open(io.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int errFile = open(io.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    // Everything the child needs, made before fork: after it, no allocation.
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -125,28 +150,125 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
         for (const std::string& v : *environment) env.push_back(const_cast<char*>(v.c_str()));
         env.push_back(nullptr);
     }
-    pid_t pid = 0;
+    char* const* envp = environment ? env.data() : environ;
     const base::Stopwatch running;
-    const int rc = posix_spawn(&pid, args[0], &actions, &attr, args.data(), environment ? env.data() : environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0) {
-        e.startError = argv[0] + ": " + std::strerror(rc);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        // Its own process group, so that an ending takes the compiler's children too.
+        setpgid(0, 0);
+        const int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        dup2(outPipe[1], 1);
+        dup2(errPipe[1], 2);
+        if (stopPipe[0] >= 0)
+            dup2(stopPipe[0], 3);
+        signal(SIGPIPE, SIG_DFL);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        applyChildLimits(limits);
+        execve(args[0], args.data(), envp);
+        const int error = errno;
+        (void)!write(execPipe[1], &error, sizeof error);
+        _exit(127);
+    }
+    if (pid < 0) {
+        e.startError = argv[0] + ": " + std::strerror(errno);
+        closeAll();
+        if (outFile >= 0)
+            close(outFile);
+        if (errFile >= 0)
+            close(errFile);
+        return e;
+    }
+    setpgid(pid, pid);
+    for (int* p : {outPipe, errPipe, execPipe})
+        close(p[1]), p[1] = -1;
+    if (stopPipe[0] >= 0)
+        close(stopPipe[0]), stopPipe[0] = -1;
+    if (stopPipe[1] >= 0)
+        fcntl(stopPipe[1], F_SETFL, O_NONBLOCK);
+    int execError = 0;
+    if (read(execPipe[0], &execError, sizeof execError) == static_cast<ssize_t>(sizeof execError)) {
+        waitpid(pid, &e.status, 0);
+        e.startError = argv[0] + ": " + std::strerror(execError);
+        closeAll();
+        if (outFile >= 0)
+            close(outFile);
+        if (errFile >= 0)
+            close(errFile);
         return e;
     }
     e.started = true;
-    bool signalled = false;
+    for (int fd : {outPipe[0], errPipe[0]})
+        fcntl(fd, F_SETFL, O_NONBLOCK);
+    std::vector<char> buffer(64 * 1024);
+    // Reads what is there; false at the end of the stream.
+    auto drain = [&](int& fd, int file, std::uint64_t& count) {
+        for (;;) {
+            const ssize_t n = read(fd, buffer.data(), buffer.size());
+            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+                close(fd);
+                fd = -1;
+                return;
+            }
+            if (n < 0)
+                return;
+            const std::uint64_t kept = count < io.keepBytes ? std::min<std::uint64_t>(n, io.keepBytes - count) : 0;
+            if (kept > 0 && file >= 0)
+                (void)!write(file, buffer.data(), kept);
+            count += static_cast<std::uint64_t>(n);
+        }
+    };
+    bool signalled = false, exited = false;
     int asked = 0;
+    // Ends it. A sandbox ends with the PID namespace's first process (bwrap's
+    // child, its init): the kernel takes every process of the namespace with
+    // it, and bwrap, which waits for it, exits after; so once waitpid says
+    // bwrap is gone, nothing of the sandbox is left. Killing bwrap itself
+    // would leave the namespace to die a moment after the caller returned.
+    const base::Stopwatch* endedAt = nullptr;
+    base::Stopwatch endClock;
+    auto end = [&] {
+        if (io.sandboxed) {
+            std::ifstream children("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+            bool any = false;
+            for (pid_t child; children >> child;)
+                kill(child, SIGKILL), any = true;
+            if (!endedAt)
+                endClock.restart(), endedAt = &endClock;
+            if (any && endClock.milliseconds() < 1000.0)
+                return;
+        }
+        kill(-pid, SIGKILL), kill(pid, SIGKILL);
+    };
+    // A stop: the worker's pipe; a sandboxed compiler or translator is
+    // ended (a signal would reach bwrap, which would die before its
+    // namespace); else SIGUSR1.
+    auto ask = [&] {
+        if (stopPipe[1] >= 0) (void)!write(stopPipe[1], "s", 1);
+        else if (io.sandboxed) end();
+        else kill(pid, SIGUSR1);
+    };
     base::Stopwatch sinceSignal;
     for (;;) {
-        const pid_t done = waitpid(pid, &e.status, WNOHANG);
-        if (done == pid) break;
+        if (!exited && waitpid(pid, &e.status, WNOHANG) == pid)
+            exited = true;
+        if (exited) {
+            // What is left in the pipes; a grandchild still holding them is not waited for.
+            if (outPipe[0] >= 0)
+                drain(outPipe[0], outFile, e.outBytes);
+            if (errPipe[0] >= 0)
+                drain(errPipe[0], errFile, e.errBytes);
+            break;
+        }
         const bool late = running.milliseconds() > timeLimit * 1000.0;
         const bool stop = cancel && cancel->load();
         if ((late || stop) && !signalled) {
             e.timedOut = late && !stop;
             e.cancelled = stop;
-            kill(pid, SIGUSR1);
+            ask();
             signalled = true;
             sinceSignal.restart();
         }
@@ -154,13 +276,45 @@ Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const 
         const double sinceSignalMs = sinceSignal.milliseconds();
         if (signalled && sinceSignalMs < 1000.0 && static_cast<int>(sinceSignalMs) / 25 > asked) {
             ++asked;
-            kill(pid, SIGUSR1);
+            ask();
         }
-        if (signalled && sinceSignalMs > 1000.0) kill(-pid, SIGKILL), kill(pid, SIGKILL);
-        std::this_thread::sleep_for(std::chrono::milliseconds(running.milliseconds() < 200 ? 1 : 5));
+        if (signalled && sinceSignalMs > 1000.0)
+            end();
+        if (e.outBytes + e.errBytes > io.endBytes) {
+            e.outputEnded = true;
+            end();
+        }
+        pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
+        poll(fds, 2, running.milliseconds() < 200 ? 1 : 5);
+        if (outPipe[0] >= 0 && (fds[0].revents & (POLLIN | POLLHUP)))
+            drain(outPipe[0], outFile, e.outBytes);
+        if (errPipe[0] >= 0 && (fds[1].revents & (POLLIN | POLLHUP)))
+            drain(errPipe[0], errFile, e.errBytes);
     }
+    closeAll();
+    if (outFile >= 0)
+        close(outFile);
+    if (errFile >= 0)
+        close(errFile);
     e.millis = running.milliseconds();
     return e;
+}
+
+// The simple case: stdout and stderr into files, no limits.
+Ended runChild(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err, double timeLimit,
+               const std::atomic<bool>* cancel, const std::vector<std::string>* environment = nullptr) {
+    ChildIo io;
+    io.out = out;
+    io.err = err;
+    return runChild(argv, io, timeLimit, cancel, environment);
+}
+
+// How a sandboxed command ended, as if it had run outside: bwrap exits with
+// 128 + the signal that ended the command.
+int unwrapStatus(int status, bool sandboxed) {
+    if (sandboxed && WIFEXITED(status) && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 128 + 65)
+        return WEXITSTATUS(status) - 128;  // the signal
+    return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 }
 
 // The compiler's first error, as one line naming the student's file, in the
@@ -260,6 +414,74 @@ std::string workerPath() {
     return "tilescope-worker";
 }
 
+namespace {
+
+// The worker program by its real path, and that path made visible in the sandbox.
+std::string sandboxedWorker(SandboxView& view) {
+    const std::string worker = workerPath();
+    std::error_code ec;
+    std::string program = worker.find('/') == std::string::npos ? onPath({worker.c_str()}) : worker;
+    const fs::path real = fs::canonical(program.empty() ? worker : program, ec);
+    if (ec)
+        return worker;
+    if (real.string().rfind("/usr/", 0) != 0)
+        view.readOnly.push_back(real.string());
+    return real.string();
+}
+
+}  // namespace
+
+Result<Translation> translateInSandbox(const std::string& path, const std::string& text, const std::string& scratch,
+                                       const CompileOptions& options, Diagnostic* diagnostic, const std::string& probe,
+                                       TranslatorView* seen) {
+    if (auto wanted = sandboxWanted(SandboxMode::Required); !wanted)
+        return wanted.error();
+    const fs::path dir = scratch;
+    if (Status s = writeTranslateRequest(dir, TranslateRequest{path, text, probe}); !s)
+        return s.error();
+    SandboxView view;
+    view.writable = dir.string();
+    const std::string worker = sandboxedWorker(view);
+    ChildIo io;
+    io.out = dir / "translate.out";
+    io.err = dir / "translate.err";
+    io.keepBytes = 64 * 1024;
+    io.sandboxed = true;
+    const std::vector<std::string> environment = sandboxEnvironment();
+    const Ended ended =
+        runChild(sandboxCommand({worker, "--translate", dir.string()}, view), io, options.timeLimitSeconds,
+                 options.cancel, &environment, childLimits(options.limits, true));
+    if (!ended.started)
+        return Error{ExitCode::Internal, "cannot start the translator: " + ended.startError};
+    if (ended.cancelled)
+        return badInput("cancelled");
+    if (ended.timedOut)
+        return badInput(path + ": reading the file took over " +
+                        std::to_string(static_cast<int>(options.timeLimitSeconds)) + " s");
+    if (const int sig = unwrapStatus(ended.status, true); sig != 0) {
+        Diagnostic d{path, 0, 0, "the C++ parser crashed reading the file (signal " + std::to_string(sig) + ")"};
+        if (diagnostic)
+            *diagnostic = d;
+        return badInput(d.text());
+    }
+    auto reply = readTranslateReply(dir);
+    if (!reply) {
+        // Its own messages, not the student's: the first line of the translator's stderr, if it said anything.
+        const std::string err = base::readFileText(dir / "translate.err", 4096).valueOr("");
+        return Error{ExitCode::Internal, "the translator ended without a translation (exit status " +
+                                             std::to_string(WIFEXITED(ended.status) ? WEXITSTATUS(ended.status) : -1) +
+                                             ")" + (err.empty() ? "" : ": " + err.substr(0, err.find('\n')))};
+    }
+    if (seen)
+        *seen = TranslatorView{reply->pid, reply->probeVisible};
+    if (!reply->ok) {
+        if (diagnostic)
+            *diagnostic = reply->diagnostic;
+        return Error{static_cast<ExitCode>(reply->code), reply->message};
+    }
+    return std::move(reply->translation);
+}
+
 Result<std::shared_ptr<const OwnKernel>> compileKernelFile(const std::string& path, const CompileOptions& options,
                                                            Diagnostic* diagnostic) {
     std::error_code ec;
@@ -280,9 +502,19 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     kernel->directory = *scratch;  // removed with the kernel, on every path out of here
     const fs::path dir = kernel->directory;
 
+    // Auto defers to $TILESCOPE_SANDBOX, the switch for a whole session.
+    const SandboxMode mode = options.sandbox == SandboxMode::Auto ? sandboxModeFromEnvironment() : options.sandbox;
+    auto wanted = sandboxWanted(mode);
+    if (!wanted) return wanted.error();
+    kernel->sandbox = mode;
+    kernel->limits = options.limits;
+    kernel->sandboxed = *wanted;
+
     base::Stopwatch stopwatch;
-    auto translation = translate(path, text, dir.string(), diagnostic);
-    if (!translation) return translation.error();
+    auto translation = kernel->sandboxed ? translateInSandbox(path, text, dir.string(), options, diagnostic)
+                                         : translate(path, text, dir.string(), diagnostic);
+    if (!translation)
+        return translation.error();
     kernel->translation = std::move(*translation);
     kernel->translateMs = stopwatch.milliseconds();
 
@@ -302,7 +534,7 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     }
     kernel->library = (dir / "kernel.so").string();
 
-    const std::string compiler = findCompiler(options);
+    std::string compiler = findCompiler(options);
     if (compiler.empty())
         return badInput("no C++ compiler found to compile " + path +
                         " (install g++, or name one in $TILESCOPE_CXX)");
@@ -318,14 +550,45 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     // The compiler's temporary files (cc*.s, cc*.o) go into the scratch
     // folder too: a compile ended at the time limit or by a cancel leaves
     // them there, removed with the kernel, not in $TMPDIR.
-    const std::vector<std::string> environment = environmentWith("TMPDIR", dir.string());
-    const Ended ended = runChild(command, dir / "compile.out", dir / "compile.err", options.timeLimitSeconds,
-                                 options.cancel, &environment);
+    std::vector<std::string> environment = environmentWith("TMPDIR", dir.string());
+    ChildIo io;
+    io.out = dir / "compile.out";
+    io.err = dir / "compile.err";
+    io.keepBytes = 1 << 20;
+    io.sandboxed = kernel->sandboxed;
+    ChildLimits limits;
+    if (kernel->sandboxed) {
+        // The compiler by its own path (bwrap runs no PATH search), seeing
+        // /usr, the scratch folder and the precompiled prelude.
+        SandboxView view;
+        view.writable = dir.string();
+        if (!pch.empty())
+            view.readOnly.push_back(pch);
+        std::string program = compiler.find('/') == std::string::npos ? onPath({compiler.c_str()}) : compiler;
+        std::error_code ec;
+        const fs::path real = fs::canonical(program.empty() ? compiler : program, ec);
+        if (!ec) {
+            command.front() = real.string();
+            if (real.string().rfind("/usr/", 0) != 0)
+                view.readOnly.push_back(real.parent_path().parent_path().string());
+        }
+        command = sandboxCommand(command, view);
+        environment = sandboxEnvironment();
+        limits = childLimits(options.limits, true);
+    }
+    const Ended ended = runChild(command, io, options.timeLimitSeconds, options.cancel, &environment, limits);
     kernel->compileMs = stopwatch.milliseconds();
-    if (!ended.started) return badInput("cannot run the C++ compiler " + ended.startError);
-    if (ended.cancelled) return badInput("cancelled");
-    if (ended.timedOut) return badInput(path + ": the C++ compiler took over " +
-                                        std::to_string(static_cast<int>(options.timeLimitSeconds)) + " s");
+    if (!ended.started)
+        return badInput("cannot run the C++ compiler " + ended.startError);
+    if (ended.cancelled)
+        return badInput("cancelled");
+    if (kernel->sandboxed && unwrapStatus(ended.status, true) == SIGXCPU)
+        return badInput(path + ": the C++ compiler used up its " +
+                        std::to_string(static_cast<int>(options.limits.cpuSeconds)) +
+                        " s of CPU time (the sandbox's limit)");
+    if (ended.timedOut)
+        return badInput(path + ": the C++ compiler took over " +
+                        std::to_string(static_cast<int>(options.timeLimitSeconds)) + " s");
     if (!WIFEXITED(ended.status) || WEXITSTATUS(ended.status) != 0) {
         const std::string message = firstCompilerError(base::readFileText(dir / "compile.err").valueOr(""), path);
         if (diagnostic) {
@@ -432,6 +695,7 @@ KernelPrintout readPrintout(const fs::path& file) {
 // What the worker wrote when it was stopped or crashed (worker_main.cpp).
 struct Where {
     int signal = 0;
+    int syscall = -1;      // the system call the sandbox's filter stopped (SIGSYS)
     std::string lineText;  // ":LINE" of the student's file, when known
     std::string text;      // "in block (0,0), thread (3,1), after line 27", with the line where known
 };
@@ -442,9 +706,14 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
     std::string line;
     unsigned long pc = 0;
     while (std::getline(in, line)) {
-        if (line.rfind("signal ", 0) == 0) w.signal = std::atoi(line.c_str() + 7);
-        else if (line.rfind("pc ", 0) == 0) pc = std::strtoul(line.c_str() + 3, nullptr, 10);
-        else w.text += line;
+        if (line.rfind("signal ", 0) == 0)
+            w.signal = std::atoi(line.c_str() + 7);
+        else if (line.rfind("pc ", 0) == 0)
+            pc = std::strtoul(line.c_str() + 3, nullptr, 10);
+        else if (line.rfind("syscall ", 0) == 0)
+            w.syscall = std::atoi(line.c_str() + 8);
+        else
+            w.text += line;
     }
     if (pc == 0) return w;
     // The instruction's line, from the shared object's line tables. The
@@ -476,6 +745,27 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
     if (last != std::string::npos) w.text = w.text.substr(0, last);
     w.text += ", at line " + std::to_string(n);
     return w;
+}
+
+// What ended the kernel, in words, for a signal: a crash, or one of the sandbox's limits.
+std::string endedBy(int sig, const Where& where, const SandboxLimits& limits) {
+    switch (sig) {
+        case SIGSYS:
+            return "the sandbox stopped the kernel: it called " +
+                   (where.syscall >= 0 ? systemCallName(where.syscall) + "()" : std::string("a system call")) +
+                   ", which a kernel file may not (no network, no other process or program, no signal to another "
+                   "process)";
+        case SIGXCPU:
+            return "the kernel used up its " + std::to_string(static_cast<long long>(limits.cpuSeconds)) +
+                   " s of CPU time (the sandbox's limit)";
+        case SIGXFSZ:
+            return "the kernel wrote a file larger than " + std::to_string(limits.fileSizeBytes >> 20) +
+                   " MB (the sandbox's limit)";
+        case 0:
+            return "the kernel crashed, and its report of where is missing or was tampered with";
+        default:
+            return "the kernel crashed with " + signalName(sig);
+    }
 }
 
 // A student's tiles, from what the first block did: the output tile is what
@@ -583,7 +873,13 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
     if (mask.width > 2 * kMaxRadius + 1)
         return badInput("the mask is " + std::to_string(mask.width) + " wide; TileScope's masks are at most " +
                         std::to_string(2 * kMaxRadius + 1));
-    if (Status s = checkBarrierDrop(*kernel.info, req.drop); !s) return s.error();
+    if (Status s = checkBarrierDrop(*kernel.info, req.drop); !s)
+        return s.error();
+    auto wanted = sandboxWanted(kernel.sandbox);
+    if (!wanted)
+        return wanted.error();
+    const bool sandboxed = *wanted;
+    const SandboxLimits& limits = kernel.limits;
     static std::atomic<unsigned> runs{0};
 
     // Where it runs: as for a built-in kernel, the GPU when there is one
@@ -634,20 +930,71 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         w.constantMask = kernel.info->maskSpace == Space::Constant;
         w.backend = result.backend == Backend::Cuda ? "cuda" : "cpu";
         w.benchRepeats = req.benchRepeats;
-        if (Status s = writeJob(job, w, plane.data, mask.values); !s) return s.error();
+        w.filter = sandboxed;
+        if (sandboxed)
+            w.addressSpaceBytes = limits.addressSpaceBytes;
+        if (Status s = writeJob(job, w, plane.data, mask.values); !s)
+            return s.error();
 
         const double limit = req.timeLimitSeconds > 0 ? req.timeLimitSeconds : 1e9;
-        const Ended ended = runChild({workerPath(), job.string()}, job / "stdout.txt", job / "stderr.txt", limit,
-                                     req.cancel);
-        if (!ended.started) return Error{ExitCode::Internal, "cannot start the kernel's worker: " + ended.startError};
+        // Its output through pipes, the first outputBytes kept; a kernel that
+        // prints without end is ended at 64 times that.
+        // Beside the job's folder, not in it: in the sandbox the worker
+        // cannot reach them (it could put a link in their place).
+        ChildIo io;
+        io.out = job.string() + ".stdout.txt";
+        io.err = job.string() + ".stderr.txt";
+        struct RemoveOutput {
+            fs::path out, err;
+            ~RemoveOutput() {
+                std::error_code ignored;
+                fs::remove(out, ignored);
+                fs::remove(err, ignored);
+            }
+        } removeOutput{io.out, io.err};
+        io.keepBytes = limits.outputBytes;
+        io.endBytes = limits.outputBytes * 64;
+        io.stopPipe = true;
+        io.sandboxed = sandboxed;
+        std::vector<std::string> command = {workerPath(), job.string(), "--stop-fd", "3"};
+        std::vector<std::string> environment;
+        ChildLimits childLimit;
+        if (sandboxed) {
+            // It sees the scratch folder (the shared object, the sources)
+            // read-only and writes in its job's folder alone.
+            SandboxView view;
+            view.readOnly.push_back(kernel.directory);
+            view.writable = job.string();
+            view.gpu = result.backend == Backend::Cuda;
+            command.front() = sandboxedWorker(view);
+            command = sandboxCommand(command, view);
+            environment = sandboxEnvironment();
+            childLimit = childLimits(limits, false);  // its address space: the worker's own (not with CUDA)
+        }
+        const Ended ended = runChild(command, io, limit, req.cancel, sandboxed ? &environment : nullptr, childLimit);
+        if (!ended.started)
+            return Error{ExitCode::Internal, "cannot start the kernel's worker: " + ended.startError};
+        const bool cut = ended.outBytes > limits.outputBytes;
+        const std::string cutText = "output cut at " + std::to_string(limits.outputBytes) + " bytes";
         if (req.printout && c == 0) {
-            *req.printout = readPrintout(job / "stdout.txt");
+            *req.printout = plainFile(io.out) ? readPrintout(io.out) : KernelPrintout{};
             if (input.channels > 1)
                 req.printout->note = "its run on channel 0 of " + std::to_string(input.channels);
+            if (cut) {
+                req.printout->bytes = ended.outBytes;
+                req.printout->uncounted = true;
+                req.printout->note += (req.printout->note.empty() ? "" : ", ") + cutText;
+            }
         }
-        const Where where = readWhere(job / kWhereFile, kernel.library, path);
+        // The job's files are the kernel's to tamper with: a link is not followed.
+        const Where where =
+            plainFile(job / kWhereFile, 64 * 1024) ? readWhere(job / kWhereFile, kernel.library, path) : Where{};
         const std::string at = where.text.empty() ? "" : " (" + where.text + ")";
-        if (ended.cancelled) return badInput("cancelled" + at);
+        if (ended.outputEnded)
+            return badInput(path + ": the kernel printed more than " + std::to_string(io.endBytes) +
+                            " bytes and was ended (" + cutText + ")" + at);
+        if (ended.cancelled)
+            return badInput("cancelled" + at);
         if (ended.timedOut) {
             char seconds[32];
             std::snprintf(seconds, sizeof seconds, "%g", limit);
@@ -656,13 +1003,19 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
                             at + ". An endless loop? (a loop whose condition never changes, or a thread waiting "
                                  "for something no thread does)");
         }
-        if (WIFSIGNALED(ended.status))
-            return badInput(path + ": the kernel crashed with " + signalName(WTERMSIG(ended.status)) + at);
+        if (const int sig = unwrapStatus(ended.status, sandboxed); sig != 0)
+            return badInput(path + ": " + endedBy(sig, where, limits) + at);
         if (WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == kCrashExit)
-            return badInput(path + where.lineText + ": the kernel crashed with " + signalName(where.signal) + at);
+            return badInput(path + where.lineText + ": " + endedBy(where.signal, where, limits) + at);
+        if (sandboxed && WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == 1) {
+            // bwrap's own failure (the worker never exits with 1).
+            const std::string err = base::readFileText(io.err, 4096).valueOr("");
+            return Error{ExitCode::Internal,
+                         "the sandbox could not start the kernel's worker: " + err.substr(0, err.find('\n'))};
+        }
         auto worker = readResult(job);
         if (!worker) {
-            const std::string err = base::readFileText(job / "stderr.txt").valueOr("");
+            const std::string err = base::readFileText(io.err, 64 * 1024).valueOr("");
             return Error{ExitCode::Internal, "the kernel's worker ended without a result (exit status " +
                                                  std::to_string(WEXITSTATUS(ended.status)) + ")" +
                                                  (err.empty() ? "" : ": " + err.substr(0, err.find('\n')))};

@@ -14,6 +14,7 @@
 #include "core/result.hpp"
 #include "exec/run_request.hpp"
 #include "own/own_entry.hpp"
+#include "own/sandbox.hpp"
 #include "own/translate.hpp"
 
 namespace tilescope::own {
@@ -23,6 +24,10 @@ struct CompileOptions {
     std::string compiler;
     double timeLimitSeconds = 60.0;
     const std::atomic<bool>* cancel = nullptr;
+    // The sandbox (sandbox.hpp) around the translation, the compiler and
+    // every run of the kernel: the kernel remembers it for runOwnKernel.
+    SandboxMode sandbox = SandboxMode::Auto;
+    SandboxLimits limits;
 };
 
 class OwnKernel {
@@ -32,6 +37,11 @@ public:
     std::string library;    // the shared object
     double translateMs = 0.0;
     double compileMs = 0.0;
+    // Its runs' sandbox, from CompileOptions; `sandboxed` says whether its
+    // compile had one (Auto where bwrap cannot run: no).
+    SandboxMode sandbox = SandboxMode::Auto;
+    SandboxLimits limits;
+    bool sandboxed = false;
     // The kernel's catalogue entry: what the app and the trace call it and its
     // arrays. Plans and traces of its runs point at it, so the kernel lives as
     // long as they are used.
@@ -60,6 +70,19 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
 // worker, never the caller, and comes back as an Error that says what
 // happened and, where the executor knew it, in which block, thread and line.
 Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& request);
+
+// The translation alone, in tilescope-worker --translate inside the sandbox
+// (compileKernelText's path when the sandbox is on; translate() is the one
+// in this process). `scratch` is the kernel's scratch folder; with `probe`,
+// `view` (when given) says what the translator saw: its process id and
+// whether `probe` was there.
+struct TranslatorView {
+    int pid = 0;
+    bool probeVisible = false;
+};
+Result<Translation> translateInSandbox(const std::string& path, const std::string& text, const std::string& scratch,
+                                       const CompileOptions& options, Diagnostic* diagnostic = nullptr,
+                                       const std::string& probe = {}, TranslatorView* view = nullptr);
 
 // The worker program: $TILESCOPE_WORKER; else beside the running program (an
 // installed bin/tilescope-worker); else in the folder above it (a build tree:

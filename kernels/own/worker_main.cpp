@@ -1,7 +1,12 @@
 // tilescope-worker: runs one student's kernel file, compiled into a shared
 // object, in a process of its own, so that whatever the kernel does (crash,
 // loop for ever, ask for all the memory) the app and the command line carry
-// on. Usage: tilescope-worker JOB_FOLDER (own/worker_protocol.hpp).
+// on. Usage: tilescope-worker JOB_FOLDER [--stop-fd N] (own/worker_protocol.hpp),
+// or tilescope-worker --translate FOLDER: the libclang translation of a
+// kernel file, in a process (and, with the sandbox, a sandbox) of its own.
+//
+// In the sandbox (sandbox.hpp) the worker installs the system-call filter
+// after the kernel's shared object is loaded and before launch() is called.
 //
 // The student's launch() is called with N, M and P; its kernel launch comes
 // back here (own::Runtime) and runs on the CPU executor, one fiber per CUDA
@@ -15,8 +20,9 @@
 // files of the job folder (worker_protocol.hpp) and says what went wrong on
 // stderr.
 #include <dlfcn.h>
-#include <link.h>
 #include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <sys/resource.h>
@@ -28,6 +34,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/clock.hpp"
@@ -36,6 +43,8 @@
 #include "exec/cpu_executor.hpp"
 #include "exec/cpu_runtime.hpp"
 #include "own/own_runtime.hpp"
+#include "own/sandbox.hpp"
+#include "own/translate.hpp"
 #include "own/worker_protocol.hpp"
 #include "own/worker_runtime.hpp"
 
@@ -178,11 +187,16 @@ struct Text {
 // Writes "signal N", then "pc OFFSET" (the instruction in the kernel's
 // shared object, which the caller turns into a line of the student's file
 // with addr2line), then the block, thread and last recorded line in words.
-void reportWhere(int sig, std::uintptr_t pc) {
+void reportWhere(int sig, std::uintptr_t pc, int syscall = -1) {
     Text t;
     t.add("signal ");
     t.add(static_cast<unsigned long>(sig));
     t.add("\n");
+    if (syscall >= 0) {
+        t.add("syscall ");
+        t.add(static_cast<unsigned long>(syscall));
+        t.add("\n");
+    }
     if (g_libraryBase && pc > g_libraryBase) {
         t.add("pc ");
         t.add(static_cast<unsigned long>(pc - g_libraryBase));
@@ -211,7 +225,7 @@ void reportWhere(int sig, std::uintptr_t pc) {
     if (g_whereFd >= 0) (void)!write(g_whereFd, t.data, t.size);
 }
 
-void onSignal(int sig, siginfo_t*, void* context) {
+void onSignal(int sig, siginfo_t* info, void* context) {
     std::uintptr_t pc = 0;
 #if defined(__x86_64__)
     pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
@@ -231,9 +245,11 @@ void onSignal(int sig, siginfo_t*, void* context) {
     // buffer may be half updated), so that a stopped or crashed kernel's
     // output is shown too. (Not async-signal-safe in general; the process
     // ends right after.)
-    if (inKernel) std::fflush(stdout);
-    reportWhere(sig, pc);
-    if (sig == SIGUSR1) _exit(0);
+    if (inKernel)
+        std::fflush(stdout);
+    reportWhere(sig, pc, sig == SIGSYS && info ? info->si_syscall : -1);
+    if (sig == SIGUSR1)
+        _exit(0);
     _exit(kCrashExit);
 }
 
@@ -248,7 +264,72 @@ void catchSignals() {
     sa.sa_sigaction = onSignal;
     sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGUSR1}) sigaction(sig, &sa, nullptr);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGUSR1, SIGSYS, SIGXCPU, SIGXFSZ})
+        sigaction(sig, &sa, nullptr);
+}
+
+// The caller's stop, through a pipe (--stop-fd): in the sandbox the worker
+// is in a PID namespace of its own, where the caller's signals do not reach
+// it. Each byte read becomes a SIGUSR1 to the main thread, which runs the
+// kernel; the end of the pipe (the caller gone) ends the watch.
+void watchStops(int fd) {
+    const pthread_t main = pthread_self();
+    std::thread([fd, main] {
+        sigset_t all;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, nullptr);
+        char c;
+        for (;;) {
+            const ssize_t n = read(fd, &c, 1);
+            if (n == 0 || (n < 0 && errno != EINTR))
+                return;
+            if (n == 1)
+                pthread_kill(main, SIGUSR1);
+        }
+    }).detach();
+}
+
+bool sanitized() {
+#if defined(__SANITIZE_ADDRESS__)
+    return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    return true;
+#else
+    return false;
+#endif
+#else
+    return false;
+#endif
+}
+
+// tilescope-worker --translate FOLDER: FOLDER/translate.json in,
+// FOLDER/translation.json out (worker_protocol.hpp).
+int translateMain(const fs::path& dir) {
+    TranslateRequest request;
+    if (Status s = readTranslateRequest(dir, request); !s) {
+        std::fprintf(stderr, "%s\n", s.error().message.c_str());
+        return 4;
+    }
+    TranslateReply reply;
+    reply.pid = static_cast<int>(getpid());
+    if (!request.probe.empty())
+        reply.probeVisible = access(request.probe.c_str(), F_OK) == 0;
+    Diagnostic diagnostic;
+    auto translation = translate(request.path, request.text, dir.string(), &diagnostic);
+    if (translation) {
+        reply.ok = true;
+        reply.translation = std::move(*translation);
+    } else {
+        reply.message = translation.error().message;
+        reply.code = static_cast<int>(translation.error().code);
+        reply.diagnostic = diagnostic;
+    }
+    if (Status s = writeTranslateReply(dir, reply); !s) {
+        std::fprintf(stderr, "%s\n", s.error().message.c_str());
+        return 4;
+    }
+    return 0;
 }
 
 }  // namespace
@@ -256,8 +337,12 @@ void catchSignals() {
 Runtime& runtime() { return *g_runtime; }
 
 int workerMain(int argc, char** argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: tilescope-worker JOB_FOLDER (the app and tilescope start it)\n");
+    if (argc == 3 && std::strcmp(argv[1], "--translate") == 0)
+        return translateMain(argv[2]);
+    if (argc == 4 && std::strcmp(argv[2], "--stop-fd") == 0) {
+        watchStops(std::atoi(argv[3]));
+    } else if (argc != 2) {
+        std::fprintf(stderr, "usage: tilescope-worker JOB_FOLDER [--stop-fd N] (the app and tilescope start it)\n");
         return 2;
     }
     const fs::path dir = argv[1];
@@ -268,13 +353,19 @@ int workerMain(int argc, char** argv) {
         return 4;
     }
     g_dims = job.dims;
+    // Its job's folder is where it works (in the sandbox, the one folder it may write).
+    if (chdir(dir.c_str()) != 0) {
+        std::fprintf(stderr, "cannot enter %s\n", dir.c_str());
+        return 4;
+    }
     g_whereFd = open((dir / kWhereFile).c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     catchSignals();
     // A kernel that asks for all the memory fails here, not on the machine.
-    // (Not with CUDA, which reserves far more address space than it uses.)
-    if (job.backend != "cuda") {
+    // (Not with CUDA, which reserves far more address space than it uses,
+    // nor with ASan, which has reserved terabytes of shadow memory by now.)
+    if (job.backend != "cuda" && job.addressSpaceBytes > 0 && !sanitized()) {
         rlimit limit{};
-        limit.rlim_cur = limit.rlim_max = 8ull << 30;
+        limit.rlim_cur = limit.rlim_max = job.addressSpaceBytes;
         setrlimit(RLIMIT_AS, &limit);
     }
 
@@ -330,10 +421,25 @@ int workerMain(int argc, char** argv) {
         rt = std::make_unique<CpuRuntime>(job, N, M, P);
     }
     g_runtime = rt.get();
+    // The sandbox's system-call filter: everything the worker itself needed
+    // (the shared object, the GPU runtime, the stop watch's thread) is
+    // loaded and started; from here on the kernel's own code runs. (Not with
+    // ASan: LeakSanitizer's check at exit stops the world with clone and
+    // ptrace, which the filter forbids.)
+    if (job.filter && !sanitized()) {
+        if (const std::string why = installWorkerFilter(job.backend == "cuda"); !why.empty())
+            return fail("the sandbox's system-call filter cannot be installed: " + why, 0);
+    }
     try {
         entry(N.data(), M.data(), P.data(), job.radius, job.width, job.height);
     } catch (const LaunchError& e) {
         return fail(e.message, e.line);
+    } catch (const std::bad_alloc&) {
+        char limit[64] = "";
+        if (job.backend != "cuda" && job.addressSpaceBytes > 0)
+            std::snprintf(limit, sizeof limit, " (it may take %llu MB)",
+                          static_cast<unsigned long long>(job.addressSpaceBytes >> 20));
+        return fail(std::string("launch() ran out of memory") + limit, 0);
     } catch (const std::exception& e) {
         return fail(std::string("launch() failed: ") + e.what(), 0);
     }

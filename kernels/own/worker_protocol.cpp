@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -52,12 +55,26 @@ Dim3 dim(const json& j) { return Dim3{j.at(0).get<unsigned>(), j.at(1).get<unsig
 }  // namespace
 
 Status writeJob(const fs::path& dir, const WorkerJob& job, const std::vector<float>& N, const std::vector<float>& M) {
-    json j{{"library", job.library},       {"dims", job.dims},         {"radius", job.radius},
-           {"mask_width", job.maskWidth},  {"width", job.width},       {"height", job.height},
-           {"trace", job.trace},           {"event_budget", job.eventBudget}, {"drop_all", job.dropAll},
-           {"drop_lines", job.dropLines},  {"schedule", job.schedule}, {"seed", job.seed},
-           {"kernel", job.kernel},         {"path", job.path},         {"array_names", job.arrayNames},
-           {"constant_mask", job.constantMask}, {"backend", job.backend}, {"bench_repeats", job.benchRepeats}};
+    json j{{"library", job.library},
+           {"dims", job.dims},
+           {"radius", job.radius},
+           {"mask_width", job.maskWidth},
+           {"width", job.width},
+           {"height", job.height},
+           {"trace", job.trace},
+           {"event_budget", job.eventBudget},
+           {"drop_all", job.dropAll},
+           {"drop_lines", job.dropLines},
+           {"schedule", job.schedule},
+           {"seed", job.seed},
+           {"kernel", job.kernel},
+           {"path", job.path},
+           {"array_names", job.arrayNames},
+           {"constant_mask", job.constantMask},
+           {"backend", job.backend},
+           {"bench_repeats", job.benchRepeats},
+           {"filter", job.filter},
+           {"address_space", job.addressSpaceBytes}};
     j["trace_blocks"] = json::array();
     for (const Dim3& b : job.traceBlocks) j["trace_blocks"].push_back(dim(b));
     if (const auto failure = base::writeFileAtomic(dir / "job.json", j.dump(), scratchWrite()))
@@ -88,7 +105,10 @@ Status readJob(const fs::path& dir, WorkerJob& job, std::vector<float>& N, std::
         job.constantMask = j.at("constant_mask");
         job.backend = j.at("backend");
         job.benchRepeats = j.at("bench_repeats");
-        for (const json& b : j.at("trace_blocks")) job.traceBlocks.push_back(dim(b));
+        job.filter = j.at("filter");
+        job.addressSpaceBytes = j.at("address_space");
+        for (const json& b : j.at("trace_blocks"))
+            job.traceBlocks.push_back(dim(b));
     } catch (const std::exception& e) {
         return Error{ExitCode::Internal, std::string("the worker's job is unreadable: ") + e.what()};
     }
@@ -130,8 +150,19 @@ Status writeResult(const fs::path& dir, const WorkerResult& r) {
     return success();
 }
 
+bool plainFile(const fs::path& path, std::uint64_t maxBytes) {
+    struct stat st {};
+    return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) <= maxBytes;
+}
+
 Result<WorkerResult> readResult(const fs::path& dir) {
     WorkerResult r;
+    struct stat folder {};
+    if (lstat(dir.c_str(), &folder) != 0 || !S_ISDIR(folder.st_mode))
+        return Error{ExitCode::Internal, "the job's folder was replaced"};
+    for (const char* name : {"result.json", "P.f32", "events.bin"})
+        if (!plainFile(dir / name))
+            return Error{ExitCode::Internal, std::string("no result (") + name + " is missing or not a plain file)"};
     try {
         std::ifstream in(dir / "result.json");
         if (!in) return Error{ExitCode::Internal, "no result"};
@@ -154,6 +185,8 @@ Result<WorkerResult> readResult(const fs::path& dir) {
         r.plainSkipped = j.at("plain_skipped");
         if (Status s = readFloats(dir / "P.f32", r.output); !s) return s.error();
         std::ifstream events(dir / "events.bin", std::ios::binary);
+        std::error_code ec;
+        std::uint64_t left = fs::file_size(dir / "events.bin", ec);
         for (std::size_t i = 0; i < blocks; ++i) {
             std::uint64_t header[4];
             if (!events.read(reinterpret_cast<char*>(header), sizeof header))
@@ -161,6 +194,10 @@ Result<WorkerResult> readResult(const fs::path& dir) {
             BlockEvents b;
             b.block = Dim3{static_cast<unsigned>(header[0]), static_cast<unsigned>(header[1]),
                            static_cast<unsigned>(header[2])};
+            left -= std::min<std::uint64_t>(left, sizeof header);
+            if (header[3] > left / sizeof(Event))
+                return Error{ExitCode::Internal, "the trace is cut short"};
+            left -= header[3] * sizeof(Event);
             b.events.resize(header[3]);
             events.read(reinterpret_cast<char*>(b.events.data()),
                         static_cast<std::streamsize>(b.events.size() * sizeof(Event)));
@@ -169,6 +206,164 @@ Result<WorkerResult> readResult(const fs::path& dir) {
         }
     } catch (const std::exception& e) {
         return Error{ExitCode::Internal, std::string("the worker's result is unreadable: ") + e.what()};
+    }
+    return r;
+}
+
+// [SECTION] The translation's request and reply.
+
+namespace {
+
+json toJson(const Diagnostic& d) {
+    return json{{"path", d.path}, {"line", d.line}, {"column", d.column}, {"message", d.message}};
+}
+Diagnostic diagnosticFrom(const json& j) {
+    return Diagnostic{j.at("path"), j.at("line"), j.at("column"), j.at("message")};
+}
+
+json toJson(const Translation& t) {
+    json kernels = json::array();
+    for (const KernelDeclaration& k : t.kernels) {
+        json parameters = json::array(), shared = json::array();
+        for (const KernelParameter& p : k.parameters)
+            parameters.push_back({{"name", p.name}, {"array", p.array}, {"writable", p.writable}});
+        for (const SharedDeclaration& d : k.shared)
+            shared.push_back({{"name", d.name},
+                              {"rows", d.rows},
+                              {"cols", d.cols},
+                              {"offset", d.offset},
+                              {"dynamic", d.dynamic},
+                              {"line", d.line}});
+        kernels.push_back({{"name", k.name},
+                           {"array_of", k.arrayOf},
+                           {"line", k.line},
+                           {"parameters", parameters},
+                           {"shared", shared},
+                           {"static_shared_floats", k.staticSharedFloats}});
+    }
+    json constants = json::array();
+    for (const ConstantDeclaration& c : t.constants)
+        constants.push_back({{"name", c.name}, {"rows", c.rows}, {"cols", c.cols}, {"line", c.line}});
+    return json{{"path", t.path},
+                {"text", t.text},
+                {"dims", t.dims},
+                {"kernels", kernels},
+                {"constants", constants},
+                {"barrier_lines", t.barrierLines},
+                {"cpu_source", t.cpuSource},
+                {"device_source", t.deviceSource},
+                {"traced_device_source", t.tracedDeviceSource}};
+}
+
+Translation translationFrom(const json& j) {
+    Translation t;
+    t.path = j.at("path");
+    t.text = j.at("text");
+    t.dims = j.at("dims");
+    for (const json& k : j.at("kernels")) {
+        KernelDeclaration d;
+        d.name = k.at("name");
+        d.arrayOf = k.at("array_of").get<std::vector<std::uint8_t>>();
+        d.line = k.at("line");
+        for (const json& p : k.at("parameters"))
+            d.parameters.push_back({p.at("name"), p.at("array"), p.at("writable")});
+        for (const json& s : k.at("shared"))
+            d.shared.push_back(
+                {s.at("name"), s.at("rows"), s.at("cols"), s.at("offset"), s.at("dynamic"), s.at("line")});
+        d.staticSharedFloats = k.at("static_shared_floats");
+        t.kernels.push_back(std::move(d));
+    }
+    for (const json& c : j.at("constants"))
+        t.constants.push_back({c.at("name"), c.at("rows"), c.at("cols"), c.at("line")});
+    t.barrierLines = j.at("barrier_lines").get<std::vector<unsigned>>();
+    t.cpuSource = j.at("cpu_source");
+    t.deviceSource = j.at("device_source");
+    t.tracedDeviceSource = j.at("traced_device_source");
+    return t;
+}
+
+}  // namespace
+
+Status writeTranslateRequest(const fs::path& dir, const TranslateRequest& r) {
+    const json j{{"path", r.path}, {"text", r.text}, {"probe", r.probe}};
+    // Invalid UTF-8 in a student's file is kept byte for byte (as \u00XX escapes would not be).
+    if (const auto failure = base::writeFileAtomic(
+            dir / "translate.json", j.dump(-1, ' ', false, json::error_handler_t::replace), scratchWrite()))
+        return Error{ExitCode::Internal, "cannot write " + (dir / "translate.json").string()};
+    if (const auto failure = base::writeFileAtomic(dir / "translate.txt", r.text, scratchWrite()))
+        return Error{ExitCode::Internal, "cannot write " + (dir / "translate.txt").string()};
+    return success();
+}
+
+Status readTranslateRequest(const fs::path& dir, TranslateRequest& r) {
+    try {
+        std::ifstream in(dir / "translate.json");
+        const json j = json::parse(in);
+        r.path = j.at("path");
+        r.probe = j.at("probe");
+        auto text = base::readFileBytes(dir / "translate.txt");
+        if (!text)
+            return Error{ExitCode::Internal, "cannot read the kernel file's text"};
+        r.text.assign(text->begin(), text->end());
+    } catch (const std::exception& e) {
+        return Error{ExitCode::Internal, std::string("the translation's request is unreadable: ") + e.what()};
+    }
+    return success();
+}
+
+Status writeTranslateReply(const fs::path& dir, const TranslateReply& r) {
+    json j{{"ok", r.ok},   {"message", r.message},           {"code", r.code}, {"diagnostic", toJson(r.diagnostic)},
+           {"pid", r.pid}, {"probe_visible", r.probeVisible}};
+    if (r.ok)
+        j["translation"] = toJson(r.translation);
+    // The student's text and sources travel byte for byte in files of their own.
+    if (r.ok) {
+        for (const auto& [name, text] : {std::pair{"text", &r.translation.text},
+                                         {"cpu_source", &r.translation.cpuSource},
+                                         {"device_source", &r.translation.deviceSource},
+                                         {"traced_device_source", &r.translation.tracedDeviceSource}}) {
+            j["translation"][name] = "";
+            if (const auto failure =
+                    base::writeFileAtomic(dir / (std::string("translation.") + name), *text, scratchWrite()))
+                return Error{ExitCode::Internal, "cannot write the translation"};
+        }
+    }
+    if (const auto failure = base::writeFileAtomic(
+            dir / "translation.json", j.dump(-1, ' ', false, json::error_handler_t::replace), scratchWrite()))
+        return Error{ExitCode::Internal, "cannot write the translation"};
+    return success();
+}
+
+Result<TranslateReply> readTranslateReply(const fs::path& dir) {
+    TranslateReply r;
+    if (!plainFile(dir / "translation.json", 64ull << 20))
+        return Error{ExitCode::Internal, "no translation"};
+    try {
+        std::ifstream in(dir / "translation.json");
+        const json j = json::parse(in);
+        r.ok = j.at("ok");
+        r.message = j.at("message");
+        r.code = j.at("code");
+        r.diagnostic = diagnosticFrom(j.at("diagnostic"));
+        r.pid = j.at("pid");
+        r.probeVisible = j.at("probe_visible");
+        if (r.ok) {
+            r.translation = translationFrom(j.at("translation"));
+            for (auto [name, text] : {std::pair{"text", &r.translation.text},
+                                      {"cpu_source", &r.translation.cpuSource},
+                                      {"device_source", &r.translation.deviceSource},
+                                      {"traced_device_source", &r.translation.tracedDeviceSource}}) {
+                const fs::path file = dir / (std::string("translation.") + name);
+                if (!plainFile(file, 64ull << 20))
+                    return Error{ExitCode::Internal, "the translation is incomplete"};
+                auto bytes = base::readFileBytes(file);
+                if (!bytes)
+                    return Error{ExitCode::Internal, "the translation is incomplete"};
+                text->assign(bytes->begin(), bytes->end());
+            }
+        }
+    } catch (const std::exception& e) {
+        return Error{ExitCode::Internal, std::string("the translation is unreadable: ") + e.what()};
     }
     return r;
 }

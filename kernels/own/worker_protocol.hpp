@@ -11,6 +11,7 @@
 
 #include "core/dim3.hpp"
 #include "core/result.hpp"
+#include "own/translate.hpp"
 #include "trace/fault.hpp"
 #include "trace/trace.hpp"
 
@@ -39,6 +40,10 @@ struct WorkerJob {
     std::string backend = "cpu";  // or "cuda": NVRTC, plain and instrumented
     int benchRepeats = 0;         // cuda: time the plain kernel this often (the median is kept)
     std::vector<Dim3> traceBlocks;  // the blocks to trace (empty: all); block (0,0) is always among them
+    // The sandbox (sandbox.hpp): the system-call filter installed before
+    // launch(), and the address space the CPU executor may take (0: no limit).
+    bool filter = false;
+    std::uint64_t addressSpaceBytes = 8ull << 30;
 };
 
 struct WorkerResult {
@@ -61,6 +66,34 @@ Status writeJob(const std::filesystem::path& dir, const WorkerJob& job, const st
                 const std::vector<float>& M);
 Status readJob(const std::filesystem::path& dir, WorkerJob& job, std::vector<float>& N, std::vector<float>& M);
 Status writeResult(const std::filesystem::path& dir, const WorkerResult& result);
+// Reads what the worker wrote. Its files are the kernel's to tamper with:
+// one that is not a plain file (a link to a file outside, say) is refused,
+// and no count in them is believed past the file's size.
 Result<WorkerResult> readResult(const std::filesystem::path& dir);
+
+// Whether `path` is a plain file (not a link, not a folder) of at most
+// `maxBytes`; false when it is missing too.
+bool plainFile(const std::filesystem::path& path, std::uint64_t maxBytes = ~0ull);
+
+// The translation in a process of its own (tilescope-worker --translate
+// FOLDER): translate.json in, translation.json out.
+struct TranslateRequest {
+    std::string path;   // the student's file, as named
+    std::string text;   // its bytes
+    std::string probe;  // a path whose visibility the translator reports (the tests' proof of its view)
+};
+struct TranslateReply {
+    bool ok = false;
+    Translation translation;
+    std::string message;  // on failure: the Error's message
+    int code = 2;         // and its ExitCode
+    Diagnostic diagnostic;
+    int pid = 0;  // the translator's process id, as it saw it
+    bool probeVisible = false;
+};
+Status writeTranslateRequest(const std::filesystem::path& dir, const TranslateRequest& request);
+Status readTranslateRequest(const std::filesystem::path& dir, TranslateRequest& request);
+Status writeTranslateReply(const std::filesystem::path& dir, const TranslateReply& reply);
+Result<TranslateReply> readTranslateReply(const std::filesystem::path& dir);
 
 }  // namespace tilescope::own
