@@ -24,6 +24,7 @@
 #include "grade/spec.hpp"
 #include "grade/submissions.hpp"
 #include "own/own_kernel.hpp"
+#include "own/sandbox.hpp"
 #include "reference/reference.hpp"
 #include "scratch_dir.hpp"
 
@@ -56,6 +57,14 @@ struct Outcome {
                                       const std::map<std::string, std::string>& env = {}) {
     const fs::path out = logs / "stdout.txt", err = logs / "stderr.txt";
     std::vector<std::string> copies = args;
+    // grade requires the sandbox by default; where this machine has none (no
+    // bubblewrap, as on the GPU machine), the classes are graded without it
+    // and GradeSandbox says what required does.
+    if (!copies.empty() && copies[0] == "grade" && !own::sandboxStatus().available &&
+        std::find(copies.begin(), copies.end(), "--sandbox") == copies.end()) {
+        copies.push_back("--sandbox");
+        copies.push_back("auto");
+    }
     std::string binary = TILESCOPE_BINARY;
     std::vector<char*> argv{binary.data()};
     for (std::string& a : copies)
@@ -623,6 +632,32 @@ TEST(GradeGradescope, WritesResultsJson) {
     EXPECT_EQ(g["tests"][0]["max_score"], 2);
     EXPECT_NE(g["tests"][0]["output"].get<std::string>().find("shared race"), std::string::npos);
     EXPECT_EQ(g["tests"][1]["score"], 1);
+}
+
+// Where no sandbox can be had, grade refuses before it grades or writes
+// anything (bwrap named as a program that does not exist, on any machine);
+// where one can, class.json names it.
+TEST(GradeSandbox, RequiredWhereNoneCanBeHadRefusesBeforeGrading) {
+    test::ScratchDir dir("grade_sandbox");
+    const fs::path results = dir.path() / "results";
+    const Outcome o = runTilescope({"grade", "--spec", (kSpecs / "class1d.toml").string(), "--out", results.string(),
+                                    "--sandbox", "required", (kSource / "tests/grade/class1d").string()},
+                                   dir.path(), {{"TILESCOPE_BWRAP", (dir.path() / "no-bwrap-here").string()}});
+    EXPECT_NE(o.code, 0);
+    EXPECT_EQ(o.out, "");
+    EXPECT_NE(o.err.find("--sandbox off only where each submission has a container of its own"), std::string::npos)
+        << o.err;
+    EXPECT_FALSE(fs::exists(results));
+}
+
+TEST(GradeSandbox, ClassJsonNamesTheSandboxTheClassRanIn) {
+    GradeClass::gradeIt();
+    ASSERT_EQ(G::s_run.code, 0) << G::s_run.err;
+    const std::string sandbox = G::classJson()["sandbox"].get<std::string>();
+    if (own::sandboxStatus().available)
+        EXPECT_EQ(sandbox, own::sandboxStatus().mechanism);
+    else
+        EXPECT_EQ(sandbox.rfind("none (", 0), 0u) << sandbox;
 }
 
 #endif  // TILESCOPE_GRADE_CLASSES

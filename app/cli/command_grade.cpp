@@ -18,6 +18,7 @@
 #include "grade/spec.hpp"
 #include "grade/submissions.hpp"
 #include "io/whole_file.hpp"
+#include "own/sandbox.hpp"
 
 namespace tilescope::cli {
 
@@ -34,7 +35,33 @@ struct GradeOptions {
     std::string submissionDir;  // --gradescope: the one submission
     std::string results;        // --gradescope: results.json
     double timeLimit = 0;       // 0: the spec's
+    std::string sandbox;        // required (auto with --gradescope), auto or off
 };
+
+// The sandbox the submissions go in: `required` unless asked otherwise (with
+// --gradescope, `auto`: there the container each submission gets is a wall
+// of its own). Required where none can be had is bad input, said before any
+// grading: a class's code would run with the teacher's rights.
+Result<own::SandboxMode> sandboxOf(const GradeOptions& o) {
+    const std::string text = !o.sandbox.empty() ? o.sandbox : o.gradescope ? "auto" : "required";
+    const std::optional<own::SandboxMode> mode = own::parseSandboxMode(text);
+    if (!mode)
+        return badInput("--sandbox " + text + ": give required, auto or off");
+    if (Result<bool> wanted = own::sandboxWanted(*mode); !wanted)
+        return Error{wanted.error().code,
+                     wanted.error().message +
+                         "; grading runs each student's code on this machine, so it needs the sandbox (give "
+                         "--sandbox off only where each submission has a container of its own)"};
+    return *mode;
+}
+
+// What class.json and the summary say of the sandbox the class ran in.
+std::string sandboxName(own::SandboxMode mode) {
+    const own::SandboxStatus& status = own::sandboxStatus();
+    if (mode == own::SandboxMode::Off)
+        return "none (--sandbox off)";
+    return status.available ? status.mechanism : "none (" + status.reason + ")";
+}
 
 std::string fromEnv(const char* name, const char* fallback) {
     const char* v = std::getenv(name);
@@ -67,8 +94,12 @@ int runGrade(const GradeOptions& o) {
         auto baselines = grade::measureBaselines(*parsed);
         if (!baselines)
             return fail(baselines.error());
+        auto sandbox = sandboxOf(o);
+        if (!sandbox)
+            return fail(sandbox.error());
         grade::GradeOptions options;
         options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : parsed->timeLimitSeconds;
+        options.sandbox = *sandbox;
         const grade::Submission s = grade::singleSubmission(submission, "submission");
         const grade::SubmissionResult r = grade::gradeSubmission(*parsed, *baselines, s, options);
         printGraded(r);
@@ -83,6 +114,9 @@ int runGrade(const GradeOptions& o) {
     auto spec = grade::readSpec(o.spec);
     if (!spec)
         return fail(spec.error());
+    auto sandbox = sandboxOf(o);
+    if (!sandbox)
+        return fail(sandbox.error());
     auto submissions = grade::findSubmissions(o.submissions);
     if (!submissions)
         return fail(submissions.error());
@@ -102,9 +136,10 @@ int runGrade(const GradeOptions& o) {
     fs::remove(probe, ec);
     grade::GradeOptions options;
     options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : spec->timeLimitSeconds;
+    options.sandbox = *sandbox;
     const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::fprintf(stderr, "tilescope grade: %s, %zu submissions, %zu cases, %d at a time\n", spec->name.c_str(),
-                 submissions->size(), spec->cases.size(), jobs);
+    std::fprintf(stderr, "tilescope grade: %s, %zu submissions, %zu cases, %d at a time; sandbox: %s\n",
+                 spec->name.c_str(), submissions->size(), spec->cases.size(), jobs, sandboxName(*sandbox).c_str());
     for (const grade::Case& c : spec->cases)
         if (c.require.maxTimeRatio && !gpuAvailable()) {
             std::fprintf(stderr,
@@ -116,6 +151,7 @@ int runGrade(const GradeOptions& o) {
     run.spec = &*spec;
     run.submissions = o.submissions;
     run.gradedAt = grade::utcNow();
+    run.sandbox = sandboxName(*sandbox);
     run.results = grade::gradeAll(*spec, *baselines, *submissions, jobs, options, printGraded);
     if (Status s = grade::writeReports(run, o.out); !s)
         return fail(s.error());
@@ -148,6 +184,9 @@ Command addGradeCommand(CLI::App& app) {
     c->add_option("submissions", options->submissions, "folder: one .cu or one folder per student");
     c->add_option("--out,-o", options->out, "folder for the results")->capture_default_str();
     c->add_option("-j,--jobs", options->jobs, "submissions graded at once (default: one per core)");
+    c->add_option("--sandbox", options->sandbox,
+                  "the sandbox around each submission: required (the default; with --gradescope, auto), auto (where "
+                  "bubblewrap works) or off (only where each submission has a container of its own)");
     c->add_option("--time-limit", options->timeLimit, "seconds a run may take (default: the spec's, else 10)");
     c->add_flag("--gradescope", options->gradescope,
                 "inside Gradescope's container: grade /autograder/submission/, write "

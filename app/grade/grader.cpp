@@ -481,6 +481,7 @@ SubmissionResult gradeSubmission(const Spec& spec, const std::vector<Baseline>& 
     }
     own::CompileOptions compile;
     compile.cancel = options.cancel;
+    compile.sandbox = options.sandbox;
     auto kernel = own::compileKernelFile(submission.file.string(), compile);
     if (!kernel) {
         out.status = "compile_error";

@@ -16,6 +16,7 @@
 #include "core/result.hpp"
 #include "grade/spec.hpp"
 #include "grade/submissions.hpp"
+#include "own/sandbox.hpp"
 
 namespace tilescope::grade {
 
@@ -77,6 +78,9 @@ struct Baseline {
 Result<std::vector<Baseline>> measureBaselines(const Spec& spec);
 
 struct GradeOptions {
+    // The sandbox each submission's translation, compile and runs go in
+    // (kernels/own/sandbox.hpp): required unless the command line says otherwise.
+    own::SandboxMode sandbox = own::SandboxMode::Required;
     double timeLimitSeconds = 10.0;
     const std::atomic<bool>* cancel = nullptr;
 };

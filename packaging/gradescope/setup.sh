@@ -9,7 +9,8 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   cmake g++ make pkg-config python3 \
-  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libclang-dev libboost-context-dev
+  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libclang-dev libboost-context-dev \
+  libseccomp-dev bubblewrap
 src="$here/tilescope-src"
 mkdir -p "$src"
 tar -xzf "$here/tilescope-src.tar.gz" -C "$src"
