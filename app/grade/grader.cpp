@@ -312,7 +312,9 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
                         const Dim3 th = t.threadCoords(at.thread);
                         p.block = {b.x, b.y};
                         p.thread = {th.x, th.y};
+                        p.line = at.line;
                         p.step = at.step;
+                        p.schedule = scheduleName(schedule);
                         p.located = true;
                     }
                     const std::string r1 = accessRole(t, r2.first);
@@ -513,8 +515,8 @@ SubmissionResult gradeSubmission(const Spec& spec, const std::vector<Baseline>& 
             for (const CaseProblem& p : r.problems) {
                 if (!p.located)
                     continue;
-                out.firstProblem = SubmissionResult::First{
-                    static_cast<int>(i), p.secondLine ? p.secondLine : p.firstLine, p.block, p.thread, p.step};
+                out.firstProblem =
+                    SubmissionResult::First{static_cast<int>(i), p.line, p.block, p.thread, p.step, p.schedule};
                 break;
             }
         }

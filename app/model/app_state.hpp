@@ -13,10 +13,8 @@
 #include "api/runner.hpp"
 #include "model/inputs.hpp"
 #include "model/masks.hpp"
-#include "trace/trace_index.hpp"
-#include "model/inputs.hpp"
-#include "model/masks.hpp"
 #include "model/panel_table.hpp"
+#include "trace/trace_index.hpp"
 
 namespace tilescope::ui {
 
@@ -36,6 +34,7 @@ struct SetupState {
     // executor runs a block in (Reverse by default once a barrier is dropped).
     std::vector<unsigned> droppedBarriers;
     Schedule schedule = Schedule::InOrder;
+    unsigned seed = 1;  // of Schedule::Random (a graded case's seed, set by the Class panel's click)
     bool operator==(const SetupState&) const = default;
 };
 
@@ -59,7 +58,7 @@ struct Settings {
     bool lecture = false;
     PanelVisibility panels;
     SetupState setup;
-    std::string compare;  // compare mode's second kernel (empty: none)
+    std::string compare;     // compare mode's second kernel (empty: none)
     std::string kernelFile;  // the student's kernel file open last (empty: none)
 };
 
