@@ -158,8 +158,9 @@ struct Found {
     ProblemReport report;
     std::string line;  // problemLine
     Schedule schedule = Schedule::InOrder;
-    bool outputRight = false;            // the run that found it gave the right output
-    std::string first, second, barrier;  // roles
+    bool outputRight = false;                // the run that found it gave the right output
+    std::string first, second, barrier;      // roles
+    std::optional<CaseResult::Place> place;  // where it happens (ProblemReport::at())
 };
 
 std::string orderKey(HazardOrder o) {
@@ -284,8 +285,15 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
                 const Event& b = t.blocks[p.second.block].events[p.second.event];
                 barrier = p.first.block == p.second.block && a.phase != b.phase ? "barrier" : "no barrier";
             }
-            if (!firstOfKind.count(p.kind))
-                firstOfKind[p.kind] = Found{p, problemLine(t, p), schedule, right, first, second, barrier};
+            if (!firstOfKind.count(p.kind)) {
+                Found f{p, problemLine(t, p), schedule, right, first, second, barrier, std::nullopt};
+                if (const ProblemAccess& at = p.at(); at.valid()) {
+                    const Dim3 b = t.blocks[at.block].block;
+                    const Dim3 th = t.threadCoords(at.thread);
+                    f.place = CaseResult::Place{at.line, {b.x, b.y}, {th.x, th.y}, at.step, scheduleName(schedule)};
+                }
+                firstOfKind[p.kind] = std::move(f);
+            }
         }
         for (const ProblemGroup& g : problems.groups) {
             auto key = std::make_tuple(static_cast<int>(g.kind), static_cast<int>(g.order), static_cast<int>(g.array),
@@ -349,6 +357,8 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
         if (!required(kind, c.require))
             continue;
         passed = false;
+        if (!out.first)
+            out.first = f.place;
         std::string line = f.line + " (with " + scheduleName(f.schedule) + " warps); " + hint(kind) + ".";
         if (isRace(kind)) {
             out.raced = true;
@@ -511,6 +521,9 @@ SubmissionResult gradeSubmission(const Spec& spec, const std::vector<Baseline>& 
                 p.kind == "output_limit" || p.kind == "sandbox")
                 ended = false;
         finished += ended;
+        if (!r.passed && !out.firstProblem && r.first)
+            out.firstProblem = SubmissionResult::First{static_cast<int>(i), r.first->line, r.first->block,
+                                                       r.first->thread,     r.first->step, r.first->schedule};
         if (!r.passed && !out.firstProblem) {
             for (const CaseProblem& p : r.problems) {
                 if (!p.located)

@@ -52,6 +52,16 @@ struct CaseResult {
     double loadsPerOutput = -1;  // loads of N from global memory per output written (-1: not measured)
     double basicLoadsPerOutput = -1;
     std::string timeRatio;  // "not checked (...)" when the spec asks for max_time_ratio
+    // Where the problem the explanation names first happens (its access
+    // ProblemReport::at(), under the warp order that found it): the
+    // step-through's starting point. Empty when no problem of the trace failed it.
+    struct Place {
+        unsigned line = 0;
+        std::array<unsigned, 2> block{}, thread{};
+        std::uint32_t step = 0;
+        std::string schedule = "in-order";
+    };
+    std::optional<Place> first;
 };
 
 struct SubmissionResult {
