@@ -157,14 +157,27 @@ void App::openSubmission(std::size_t index) {
     if (s.firstProblem && !m_options.panels) {
         m_settings.panels[PanelId::Problems] = true;
         m_settings.panels[PanelId::Grid] = true;
+        // Projected, the lecture-size type leaves room for the problem's own
+        // views only: the grid, the problem and the student's line beside
+        // the class (View puts the threads, shared memory and counts back).
+        if (m_settings.lecture) {
+            m_settings.panels[PanelId::Threads] = false;
+            m_settings.panels[PanelId::Shared] = false;
+            m_settings.panels[PanelId::Counts] = false;
+            m_settings.panels[PanelId::Device] = false;
+            m_settings.panels[PanelId::Hardware] = false;
+            m_settings.panels[PanelId::Output] = false;
+        }
     }
     if (s.firstProblem) {
         m_classJump = ClassJump{index, *s.firstProblem};
         const FirstProblem& f = *s.firstProblem;
-        m_classView.note = name + where + ": going to its first problem, line " + std::to_string(f.line) + ", block (" +
-                           std::to_string(f.block[0]) + "," + std::to_string(f.block[1]) + "), thread (" +
-                           std::to_string(f.thread[0]) + "," + std::to_string(f.thread[1]) + "), step " +
-                           std::to_string(f.step);
+        // (x) in 1D, (x,y) in 2D, as the Problems panel writes them.
+        auto coords = [&](const std::array<int, 2>& c) {
+            return "(" + std::to_string(c[0]) + (results->dims == 2 ? "," + std::to_string(c[1]) : "") + ")";
+        };
+        m_classView.note = name + where + ": going to its first problem, line " + std::to_string(f.line) + ", block " +
+                           coords(f.block) + ", thread " + coords(f.thread) + ", step " + std::to_string(f.step);
     } else {
         m_classView.note = name + where + (s.status == SubmissionStatus::Graded ? ": no problem to go to" : "");
     }
