@@ -370,6 +370,7 @@ TEST(GradeReports, TheClassPanelReadsWhatGradeWrites) {
     untiled.order = "none";
     untiled.pattern = "not_tiled";
     alice.cases[0].problems = {race, untiled};
+    alice.cases[0].first = grade::CaseResult::Place{46, {1, 0}, {3, 2}, 57, "reverse"};
     alice.firstProblem = grade::SubmissionResult::First{0, 46, {1, 0}, {3, 2}, 57, "reverse"};
     grade::SubmissionResult bob = submission("bob", "compile_error");
     bob.message = "bob.cu:3:1: error: expected ';'";

@@ -151,12 +151,9 @@ static std::string reproduceCommand(const Spec& spec, const SubmissionResult& r,
         s += " --size " + c.size + " --radius " + std::to_string(c.radius);
     if (c.block > 0)
         s += " --block " + std::to_string(c.block);
-    if (index < r.cases.size())
-        for (const CaseProblem& p : r.cases[index].problems)
-            if (p.located) {
-                s += scheduleArgs(p.schedule, spec.seed);
-                break;
-            }
+    // The warp order of the problem the explanation names first.
+    if (index < r.cases.size() && r.cases[index].first)
+        s += scheduleArgs(r.cases[index].first->schedule, spec.seed);
     return s;
 }
 
