@@ -13,8 +13,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,9 @@
 #include "grade/reports.hpp"
 #include "grade/spec.hpp"
 #include "grade/submissions.hpp"
+#include "io/mask_file.hpp"
+#include "io/npy.hpp"
+#include "model/class_results.hpp"
 #include "own/own_kernel.hpp"
 #include "own/sandbox.hpp"
 #include "reference/reference.hpp"
@@ -322,6 +327,187 @@ TEST(GradeReports, EscapesXmlAndQuotesCsv) {
     EXPECT_EQ(json::parse(text)["student"], "caf\xef\xbf\xbd");
 }
 
+// Every kind of submission grade writes (graded with a located problem, a
+// problem of no place, a compile error, a refusal, a failed run), written by
+// writeReports and read back by the Class panel's reader: it takes every key
+// and kind grade writes, and each case's files hold the spec's input and mask.
+TEST(GradeReports, TheClassPanelReadsWhatGradeWrites) {
+    test::ScratchDir dir("grade_reports_read");
+    fs::create_directories(dir / "course/submissions");
+    spit(dir / "course/submissions/alice.cu", "// alice\n");
+    spit(dir / "course/submissions/bob.cu", "// bob\n");
+    const auto spec = grade::readSpec(kSpecs / "class2d.toml");
+    ASSERT_TRUE(spec.ok()) << spec.error().message;
+    grade::ClassRun run;
+    run.spec = &*spec;
+    run.submissions = dir / "course/submissions";
+    run.gradedAt = "2026-11-26T23:00:00Z";
+    auto submission = [&](const std::string& name, const std::string& status) {
+        grade::SubmissionResult r;
+        r.submission.student = name;
+        r.submission.folder = name;
+        r.submission.file = dir / ("course/submissions/" + name + ".cu");
+        r.submission.source = r.submission.file;
+        r.status = status;
+        r.maxScore = spec->maxScore();
+        for (const grade::Case& c : spec->cases) {
+            grade::CaseResult cr;
+            cr.name = c.name;
+            cr.points = c.points;
+            cr.explanation = "what went wrong";
+            r.cases.push_back(cr);
+        }
+        return r;
+    };
+    grade::SubmissionResult alice = submission("alice", "graded");
+    grade::CaseProblem race;
+    race.kind = "shared_race";
+    race.order = "read after write";
+    race.array = "N_ds";
+    race.firstLine = 32;
+    race.secondLine = 46;
+    race.count = 12;
+    race.block = {1, 0};
+    race.thread = {3, 2};
+    race.line = 46;
+    race.step = 57;
+    race.schedule = "reverse";
+    race.located = true;
+    race.pattern = "shared_race/read after write/tile load/tile use/no barrier";
+    grade::CaseProblem untiled;
+    untiled.kind = "not_tiled";
+    untiled.order = "none";
+    untiled.pattern = "not_tiled";
+    alice.cases[0].problems = {race, untiled};
+    alice.cases[0].first = grade::CaseResult::Place{46, {1, 0}, {3, 2}, 57, "reverse"};
+    alice.firstProblem = grade::SubmissionResult::First{0, 46, {1, 0}, {3, 2}, 57, "reverse"};
+    grade::SubmissionResult bob = submission("bob", "compile_error");
+    bob.message = "bob.cu:3:1: error: expected ';'";
+    grade::SubmissionResult carol = submission("carol", "refused");
+    carol.submission.file.clear();
+    carol.submission.source = dir / "course/submissions/carol.cu";
+    grade::SubmissionResult dave = submission("dave", "failed");
+    grade::CaseProblem crash;
+    crash.kind = "crashed";
+    crash.order = "none";
+    crash.firstLine = 12;
+    crash.pattern = "crashed";
+    dave.cases[1].problems = {crash};
+    run.results = {alice, bob, carol, dave};
+    const fs::path results = dir / "course/results";
+    ASSERT_TRUE(grade::writeReports(run, results).ok());
+
+    const auto read = ui::readClassResults(results / "class.json");
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    ASSERT_EQ(read->submissions.size(), 4u);
+    const ui::ClassSubmission& a = read->submissions[0];
+    EXPECT_TRUE(fs::equivalent(a.file, dir / "course/submissions/alice.cu"));
+    ASSERT_TRUE(a.firstProblem);
+    EXPECT_EQ(a.firstProblem->line, 46u);
+    EXPECT_EQ(a.firstProblem->step, 57);
+    EXPECT_EQ(a.firstProblem->schedule, "reverse");
+    EXPECT_EQ(a.firstProblem->block, (std::array<int, 2>{1, 0}));
+    EXPECT_EQ(a.firstProblem->thread, (std::array<int, 2>{3, 2}));
+    ASSERT_EQ(a.cases[0].problems.size(), 2u);
+    EXPECT_EQ(a.cases[0].problems[0].line, 46u);
+    EXPECT_EQ(a.cases[0].problems[0].schedule, "reverse");
+    EXPECT_EQ(read->submissions[1].status, ui::SubmissionStatus::CompileError);
+    EXPECT_EQ(read->submissions[2].status, ui::SubmissionStatus::Refused);
+    EXPECT_EQ(read->submissions[3].status, ui::SubmissionStatus::Failed);
+    EXPECT_FALSE(read->submissions[3].firstProblem);
+
+    // Paths: under the results' parent, relative; elsewhere (the spec), absolute.
+    const json j = json::parse(slurp(results / "class.json"));
+    EXPECT_EQ(j["submissions"][0]["file"], "../submissions/alice.cu");
+    EXPECT_EQ(j["assignment"]["spec"], fs::weakly_canonical(kSpecs / "class2d.toml").generic_string());
+    // The cases' files: the spec's input and mask, bit for bit.
+    ASSERT_EQ(read->cases.size(), spec->cases.size());
+    for (std::size_t i = 0; i < spec->cases.size(); ++i) {
+        const auto input = io::readNpy(read->cases[i].input);
+        ASSERT_TRUE(input.ok()) << input.error().message;
+        EXPECT_EQ(input->width, spec->cases[i].input.width);
+        EXPECT_EQ(input->height, spec->cases[i].input.height);
+        EXPECT_TRUE(input->data == spec->cases[i].input.data);
+        const auto mask = io::readMask(read->cases[i].mask);
+        ASSERT_TRUE(mask.ok()) << mask.error().message;
+        EXPECT_TRUE(mask->values == spec->cases[i].mask.values);
+        EXPECT_EQ(mask->width, spec->cases[i].mask.width);
+        EXPECT_EQ(read->cases[i].seed, spec->seed);
+    }
+    // Gradescope's output: each failed case ends with the command that runs it again.
+    const json g = json::parse(slurp(results / "alice/results.json"));
+    const std::string out = g["tests"][0]["output"];
+    EXPECT_NE(out.find("tilescope check --kernel-file alice.cu --input cases/1-input.npy --mask cases/1-mask.txt "
+                       "--schedule reverse\n"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("tilescope check --kernel-file alice.cu --size 45x37 --radius 2 --schedule reverse"),
+              std::string::npos)
+        << out;
+    const json gb = json::parse(slurp(results / "bob/results.json"));
+    EXPECT_EQ(gb["tests"][0]["output"].get<std::string>().find("tilescope check"), std::string::npos);
+
+    // The hand-written fixture of the panel's tests (tests/grade/fixtures/class.json)
+    // holds what grade writes: every key grade writes in every object of a
+    // kind is in each of the fixture's objects of that kind, and each key the
+    // fixture has, grade writes too, with a value of the same kind.
+    {
+        SCOPED_TRACE("the fixture's keys and kinds");
+        std::map<std::string, std::map<std::string, std::set<std::string>>> written;  // place -> key -> kinds
+        std::map<std::string, std::map<std::string, int>> always;                     // place -> key -> objects with it
+        std::map<std::string, int> objects;
+        auto kindOf = [](const json& v) -> std::string {
+            if (v.is_number())
+                return "number";
+            return v.type_name();
+        };
+        std::function<void(const json&, const std::string&)> walk = [&](const json& v, const std::string& at) {
+            if (v.is_array()) {
+                for (const json& e : v)
+                    walk(e, at + "[]");
+            } else if (v.is_object()) {
+                ++objects[at];
+                for (const auto& [k, e] : v.items()) {
+                    written[at][k].insert(kindOf(e));
+                    ++always[at][k];
+                    walk(e, at + "." + k);
+                }
+            }
+        };
+        walk(j, "");
+        const fs::path fixtureFile = kSource / "tests/grade/fixtures/class.json";
+        const json fixture = json::parse(slurp(fixtureFile));
+        std::function<void(const json&, const std::string&)> check = [&](const json& v, const std::string& at) {
+            if (v.is_array()) {
+                for (const json& e : v)
+                    check(e, at + "[]");
+            } else if (v.is_object()) {
+                for (const auto& [k, n] : always[at]) {
+                    if (n == objects[at]) {
+                        EXPECT_TRUE(v.contains(k)) << "the fixture's " << at << " lacks \"" << k << "\"";
+                    }
+                }
+                for (const auto& [k, e] : v.items()) {
+                    if (!written.count(at))
+                        continue;  // a kind of object the unit class above does not hold
+                    ASSERT_TRUE(written[at].count(k))
+                        << "the fixture's " << at << " has \"" << k << "\", which grade does not write";
+                    EXPECT_TRUE(written[at][k].count(kindOf(e)))
+                        << at << "." << k << " is " << kindOf(e) << " in the fixture";
+                    check(e, at + "." + k);
+                }
+            }
+        };
+        check(fixture, "");
+        const auto readFixture = ui::readClassResults(fixtureFile);
+        ASSERT_TRUE(readFixture.ok()) << readFixture.error().message;
+        for (const ui::ClassCase& c : readFixture->cases) {
+            EXPECT_TRUE(fs::is_regular_file(c.input)) << c.input;
+            EXPECT_TRUE(fs::is_regular_file(c.mask)) << c.mask;
+        }
+    }
+}
+
 #else
 
 // [SECTION] A class graded through the binary
@@ -549,6 +735,125 @@ static void badSpecTouchesNothing() {
     EXPECT_EQ(slurp(results / "class.json"), before);
 }
 
+// Each case's input and mask in the results' cases/, named by class.json's
+// case, are the spec's own (read here from the spec, bit for bit), and the
+// Class panel's reader takes the class.json grade wrote, its first problems
+// and case files as grade wrote them.
+static void caseFilesAreTheSpecsAndTheReaderTakesThem(const fs::path& results, const fs::path& specFile) {
+    const auto spec = grade::readSpec(specFile);
+    ASSERT_TRUE(spec.ok()) << spec.error().message;
+    const json j = json::parse(slurp(results / "class.json"));
+    ASSERT_EQ(j["cases"].size(), spec->cases.size());
+    for (std::size_t i = 0; i < spec->cases.size(); ++i) {
+        SCOPED_TRACE("case " + std::to_string(i));
+        const grade::Case& c = spec->cases[i];
+        const json& k = j["cases"][i];
+        EXPECT_EQ(k["seed"], spec->seed);
+        EXPECT_EQ(k["mask_source"], c.maskFile.empty() ? "generated" : c.maskFile);
+        const auto input = io::readNpy(results / k["input"].get<std::string>());
+        ASSERT_TRUE(input.ok()) << input.error().message;
+        EXPECT_EQ(input->width, c.input.width);
+        EXPECT_EQ(input->height, c.input.height);
+        EXPECT_EQ(input->rank, spec->dims);
+        EXPECT_TRUE(input->data == c.input.data);  // every float, exactly
+        const auto mask = io::readMask(results / k["mask"].get<std::string>());
+        ASSERT_TRUE(mask.ok()) << mask.error().message;
+        EXPECT_EQ(mask->width, c.mask.width);
+        EXPECT_EQ(mask->height, c.mask.height);
+        EXPECT_TRUE(mask->values == c.mask.values);
+    }
+    // The spec lies outside the results' parent: absolute.
+    EXPECT_TRUE(fs::path(j["assignment"]["spec"].get<std::string>()).is_absolute()) << j["assignment"]["spec"];
+
+    const auto read = ui::readClassResults(results);
+    ASSERT_TRUE(read.ok()) << read.error().message;
+    ASSERT_EQ(read->submissions.size(), j["submissions"].size());
+    for (std::size_t i = 0; i < read->cases.size(); ++i) {
+        EXPECT_TRUE(fs::equivalent(read->cases[i].input, results / j["cases"][i]["input"].get<std::string>()));
+        EXPECT_TRUE(fs::equivalent(read->cases[i].mask, results / j["cases"][i]["mask"].get<std::string>()));
+        EXPECT_EQ(read->cases[i].seed, spec->seed);
+    }
+    int located = 0;
+    for (std::size_t i = 0; i < read->submissions.size(); ++i) {
+        const json& s = j["submissions"][i];
+        const ui::ClassSubmission& m = read->submissions[i];
+        SCOPED_TRACE(m.student);
+        EXPECT_EQ(m.student, s["student"]);
+        EXPECT_TRUE(fs::exists(m.file)) << m.file;
+        ASSERT_EQ(m.firstProblem.has_value(), s.contains("first_problem"));
+        if (!m.firstProblem)
+            continue;
+        ++located;
+        const json& f = s["first_problem"];
+        EXPECT_EQ(m.firstProblem->caseIndex, f["case"].get<std::size_t>());
+        EXPECT_EQ(m.firstProblem->line, f["line"].get<unsigned>());
+        EXPECT_EQ(m.firstProblem->block[0], f["block"][0].get<int>());
+        EXPECT_EQ(m.firstProblem->thread[0], f["thread"][0].get<int>());
+        EXPECT_EQ(m.firstProblem->thread[1], f["thread"][1].get<int>());
+        EXPECT_EQ(m.firstProblem->step, f["step"].get<long long>());
+        EXPECT_EQ(m.firstProblem->schedule, f["schedule"].get<std::string>());
+        // It is one of its case's problems, placed at the same access.
+        bool among = false;
+        for (const json& p : s["cases"][f["case"].get<std::size_t>()]["problems"])
+            among = among || (p.contains("step") && p["step"] == f["step"] && p["line"] == f["line"] &&
+                              p["thread"] == f["thread"] && p["block"] == f["block"]);
+        EXPECT_TRUE(among);
+    }
+    EXPECT_GT(located, 0);
+}
+
+// The command a student's results.json ends with, run as the student would
+// (their file, the published cases/): `tilescope check` finds the first
+// problem at the line and step class.json gives it.
+static void theExplanationsCommandReproducesTheFirstProblem(const fs::path& results, const std::string& folder,
+                                                            const fs::path& kernelFile, const fs::path& logs) {
+    const json j = json::parse(slurp(results / "class.json"));
+    const json* sub = nullptr;
+    for (const json& s : j["submissions"])
+        if (fs::path(s["file"].get<std::string>()).filename() == kernelFile.filename())
+            sub = &s;
+    ASSERT_NE(sub, nullptr);
+    ASSERT_TRUE(sub->contains("first_problem"));
+    const json& f = (*sub)["first_problem"];
+    const json g = json::parse(slurp(results / folder / "results.json"));
+    const std::string out = g["tests"][f["case"].get<std::size_t>()]["output"];
+    const std::string lead = "  tilescope check --kernel-file " + kernelFile.filename().string() + " --input ";
+    const std::size_t at = out.find(lead);
+    ASSERT_NE(at, std::string::npos) << out;
+    std::string command = out.substr(at + 2, out.find('\n', at) - at - 2);
+    EXPECT_NE(out.find("--size " + j["cases"][f["case"].get<std::size_t>()]["size"].get<std::string>()),
+              std::string::npos)
+        << out;
+    // Split on spaces (the file names hold none), the files as the student has them.
+    std::vector<std::string> args;
+    for (std::size_t b = 0; b < command.size();) {
+        std::size_t e = command.find(' ', b);
+        if (e == std::string::npos)
+            e = command.size();
+        std::string word = command.substr(b, e - b);
+        if (word.rfind("cases/", 0) == 0)
+            word = (results / word).string();
+        else if (word == kernelFile.filename().string())
+            word = kernelFile.string();
+        args.push_back(word);
+        b = e + 1;
+    }
+    ASSERT_GE(args.size(), 7u);
+    EXPECT_EQ(args[0], "tilescope");
+    EXPECT_EQ(args[1], "check");
+    args.erase(args.begin());
+    const Outcome o = runTilescope(args, logs);
+    EXPECT_NE(o.code, 2) << o.err;
+    // "..., lines 20 -> 31, steps 14 -> 22" (a race: the later access) or
+    // "..., line 31, step 22" (one access).
+    const std::string line = std::to_string(f["line"].get<unsigned>()),
+                      step = std::to_string(f["step"].get<long long>());
+    const bool race = o.out.find("-> " + line + ", steps ") != std::string::npos &&
+                      o.out.find(" -> " + step + "\n") != std::string::npos;
+    const bool one = o.out.find("line " + line + ", step " + step) != std::string::npos;
+    EXPECT_TRUE(race || one) << command << "\n" << o.out;
+}
+
 TEST(GradeClass, GradesEachKernelAndWritesEveryReport) {
     GradeClass::gradeIt();
     {
@@ -562,6 +867,19 @@ TEST(GradeClass, GradesEachKernelAndWritesEveryReport) {
     {
         SCOPED_TRACE("reports");
         reportsParseBackAndAgree();
+    }
+    {
+        SCOPED_TRACE("case files and the Class panel's reader");
+        caseFilesAreTheSpecsAndTheReaderTakesThem(G::s_dir->path() / "results", kSpecs / "class1d.toml");
+        // The class lies beside the results: relative, without climbing further out.
+        const json j = G::classJson();
+        const std::string file = student(j, "racy_but_right")["file"];
+        EXPECT_EQ(file, "../class/racy_but_right.cu");
+    }
+    {
+        SCOPED_TRACE("the explanation's command");
+        theExplanationsCommandReproducesTheFirstProblem(G::s_dir->path() / "results", "racy_but_right",
+                                                        G::s_dir->path() / "class/racy_but_right.cu", G::s_dir->path());
     }
     {
         SCOPED_TRACE("a bad spec after it");
@@ -609,6 +927,14 @@ TEST(GradeClass2D, PatternsAndTimeRatioNotChecked) {
     EXPECT_EQ(patterns[34], "shared_race/read after write/halo load/tile use/no barrier");
     bool race = !patterns.empty();
     EXPECT_TRUE(race);
+    // The first problem is the race's later access, the read at line 46.
+    ASSERT_TRUE(racy.contains("first_problem"));
+    EXPECT_EQ(racy["first_problem"]["line"], 46);
+    // The submissions lie outside the results' parent: absolute paths, never "../../".
+    EXPECT_TRUE(fs::path(racy["file"].get<std::string>()).is_absolute()) << racy["file"];
+    caseFilesAreTheSpecsAndTheReaderTakesThem(dir / "results", kSpecs / "class2d.toml");
+    theExplanationsCommandReproducesTheFirstProblem(dir / "results", "no_barrier",
+                                                    kSource / "tests/grade/class2d/no_barrier.cu", dir.path());
 }
 
 // Gradescope's layout in a scratch root: source/, submission/, results/.

@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +18,8 @@
 #include <vector>
 
 #include "app_driver.hpp"
+#include "io/mask_file.hpp"
+#include "io/npy.hpp"
 
 namespace tilescope::test {
 namespace {
@@ -191,6 +196,102 @@ TEST_F(ClassPanelTest, OpeningARowLandsOnTheStudentsFirstProblem) {
         EXPECT_NEAR(input.width() / input.height(), w / h, 0.03f) << size;
     }
     EXPECT_EQ(opened, 2);
+}
+
+// The two halves together: `tilescope grade` run on a class, and the class.json
+// it wrote opened in the panel. Each row with a first problem, opened, runs
+// that case on exactly its input and mask (the files grade wrote, read back
+// here: the same size and every value) under the warp order that found it,
+// and stands at grade's first problem: its block, thread, line and step.
+std::uint64_t fnv1a(const std::vector<float>& values) {
+    std::uint64_t hash = 1469598103934665603ull;
+    for (float v : values) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &v, sizeof bits);
+        for (int b = 0; b < 4; ++b) {
+            hash ^= (bits >> (8 * b)) & 0xffu;
+            hash *= 1099511628211ull;
+        }
+    }
+    return hash;
+}
+
+void opensWhatGradeWrote(AppDriver& app, const std::string& name, int* opened) {
+    const fs::path source = fs::path(TILESCOPE_SOURCE_DIR) / "tests/grade";
+    const fs::path results = app.dir() / (name + "-results");
+    // The class's kernels that run to the end (the one that spins to its
+    // time limit would only make the test slower).
+    const fs::path submissions = app.dir() / name;
+    fs::create_directories(submissions);
+    for (const auto& e : fs::directory_iterator(source / name))
+        if (e.is_regular_file() && e.path().filename() != "spins.cu")
+            fs::copy_file(e.path(), submissions / e.path().filename());
+    std::string out, errors;
+    ASSERT_EQ(app.run("grade --spec '" + (source / "specs" / (name + ".toml")).string() + "' --out '" +
+                          results.string() + "' -j 2 '" + submissions.string() + "'",
+                      &out, &errors),
+              0)
+        << errors << out;
+    std::ifstream in(results / "class.json");
+    const json doc = json::parse(in);
+    for (const json& s : doc["submissions"]) {
+        if (!s.contains("first_problem"))
+            continue;
+        const std::string student = s["student"].get<std::string>();
+        if (student.find(' ') != std::string::npos)
+            continue;
+        SCOPED_TRACE(name + ": " + student);
+        ++*opened;
+        const json& at = s["first_problem"];
+        const json& kase = doc["cases"][at["case"].get<std::size_t>()];
+        const AppShot shot = app.screenshot(
+            "--backend cpu --size 1920x1080 --class '" + results.string() + "' --class-open " + student, student);
+        ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+        // The step-through at grade's step, on the problem at its block, thread and line.
+        const std::string step = shot.text("trace.step");
+        EXPECT_EQ(step.substr(0, step.find(' ')), at["step"].dump()) << step;
+        const bool twoD = doc["assignment"]["dims"] == 2;
+        auto coords = [&](const json& p) { return "(" + p[0].dump() + (twoD ? "," + p[1].dump() : "") + ")"; };
+        const std::string selected = shot.text("problems.selected");
+        EXPECT_NE(selected.find("block " + coords(at["block"])), std::string::npos) << selected;
+        EXPECT_NE(selected.find("thread " + coords(at["thread"])), std::string::npos) << selected;
+        EXPECT_NE(selected.find("line " + at["line"].dump() + ", step " + at["step"].dump()), std::string::npos)
+            << selected;
+        // The run's input and mask: the case's files, value for value, and its warp order.
+        const auto input = io::readNpy(results / kase["input"].get<std::string>());
+        ASSERT_TRUE(input.ok()) << input.error().message;
+        const auto mask = io::readMask(results / kase["mask"].get<std::string>());
+        ASSERT_TRUE(mask.ok()) << mask.error().message;
+        char hash[24];
+        std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(fnv1a(input->data)));
+        std::string expected = "input " + std::to_string(input->width) + "x" + std::to_string(input->height) +
+                               " fnv1a " + hash + "; mask " + std::to_string(mask->width) + "x" +
+                               std::to_string(mask->height);
+        char v[32];
+        for (float w : mask->values) {
+            std::snprintf(v, sizeof v, " %.9g", static_cast<double>(w));
+            expected += v;
+        }
+        expected += "; warps " + at["schedule"].get<std::string>();
+        const std::string data = shot.text("result.data");
+        EXPECT_EQ(data.substr(0, expected.size()), expected);
+        EXPECT_NE(shot.text("class.note").find(kase["name"].get<std::string>() + " (its input and mask)"),
+                  std::string::npos)
+            << shot.text("class.note");
+    }
+}
+
+TEST_F(ClassPanelTest, OpeningARowOfWhatGradeWroteRunsItsCaseAtItsFirstProblem) {
+    int opened = 0;
+    {
+        SCOPED_TRACE("class2d");
+        opensWhatGradeWrote(*m_app, "class2d", &opened);
+    }
+    {
+        SCOPED_TRACE("class1d");
+        opensWhatGradeWrote(*m_app, "class1d", &opened);
+    }
+    EXPECT_GE(opened, 2);
 }
 
 TEST_F(ClassPanelTest, BadClassFilesAreOneMessageAndExitTwo) {

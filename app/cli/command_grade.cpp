@@ -104,7 +104,7 @@ int runGrade(const GradeOptions& o) {
         const grade::SubmissionResult r = grade::gradeSubmission(*parsed, *baselines, s, options);
         printGraded(r);
         fs::create_directories(results.parent_path(), ec);
-        if (Status w = io::writeFileAtomic(results, grade::jsonText(grade::gradescopeJson(r))); !w)
+        if (Status w = io::writeFileAtomic(results, grade::jsonText(grade::gradescopeJson(r, *parsed))); !w)
             return fail(w.error());
         std::printf("wrote %s\n", results.string().c_str());
         return 0;

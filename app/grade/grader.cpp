@@ -158,8 +158,9 @@ struct Found {
     ProblemReport report;
     std::string line;  // problemLine
     Schedule schedule = Schedule::InOrder;
-    bool outputRight = false;            // the run that found it gave the right output
-    std::string first, second, barrier;  // roles
+    bool outputRight = false;                // the run that found it gave the right output
+    std::string first, second, barrier;      // roles
+    std::optional<CaseResult::Place> place;  // where it happens (ProblemReport::at())
 };
 
 std::string orderKey(HazardOrder o) {
@@ -284,8 +285,15 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
                 const Event& b = t.blocks[p.second.block].events[p.second.event];
                 barrier = p.first.block == p.second.block && a.phase != b.phase ? "barrier" : "no barrier";
             }
-            if (!firstOfKind.count(p.kind))
-                firstOfKind[p.kind] = Found{p, problemLine(t, p), schedule, right, first, second, barrier};
+            if (!firstOfKind.count(p.kind)) {
+                Found f{p, problemLine(t, p), schedule, right, first, second, barrier, std::nullopt};
+                if (const ProblemAccess& at = p.at(); at.valid()) {
+                    const Dim3 b = t.blocks[at.block].block;
+                    const Dim3 th = t.threadCoords(at.thread);
+                    f.place = CaseResult::Place{at.line, {b.x, b.y}, {th.x, th.y}, at.step, scheduleName(schedule)};
+                }
+                firstOfKind[p.kind] = std::move(f);
+            }
         }
         for (const ProblemGroup& g : problems.groups) {
             auto key = std::make_tuple(static_cast<int>(g.kind), static_cast<int>(g.order), static_cast<int>(g.array),
@@ -312,7 +320,9 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
                         const Dim3 th = t.threadCoords(at.thread);
                         p.block = {b.x, b.y};
                         p.thread = {th.x, th.y};
+                        p.line = at.line;
                         p.step = at.step;
+                        p.schedule = scheduleName(schedule);
                         p.located = true;
                     }
                     const std::string r1 = accessRole(t, r2.first);
@@ -347,6 +357,8 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
         if (!required(kind, c.require))
             continue;
         passed = false;
+        if (!out.first)
+            out.first = f.place;
         std::string line = f.line + " (with " + scheduleName(f.schedule) + " warps); " + hint(kind) + ".";
         if (isRace(kind)) {
             out.raced = true;
@@ -510,12 +522,15 @@ SubmissionResult gradeSubmission(const Spec& spec, const std::vector<Baseline>& 
                 p.kind == "output_limit" || p.kind == "sandbox")
                 ended = false;
         finished += ended;
+        if (!r.passed && !out.firstProblem && r.first)
+            out.firstProblem = SubmissionResult::First{static_cast<int>(i), r.first->line, r.first->block,
+                                                       r.first->thread,     r.first->step, r.first->schedule};
         if (!r.passed && !out.firstProblem) {
             for (const CaseProblem& p : r.problems) {
                 if (!p.located)
                     continue;
-                out.firstProblem = SubmissionResult::First{
-                    static_cast<int>(i), p.secondLine ? p.secondLine : p.firstLine, p.block, p.thread, p.step};
+                out.firstProblem =
+                    SubmissionResult::First{static_cast<int>(i), p.line, p.block, p.thread, p.step, p.schedule};
                 break;
             }
         }

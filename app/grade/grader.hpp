@@ -30,9 +30,15 @@ struct CaseProblem {
     unsigned firstLine = 0, secondLine = 0;
     std::uint64_t count = 0;
     std::array<unsigned, 2> block{}, thread{};
+    // Where its first problem happens (ProblemReport::at(): the later access
+    // of a race in replay order, the one access of an out-of-bounds or
+    // uninitialised read, the thread that misses the barrier): its block,
+    // thread, line and replay step, under the warp order that found it.
+    unsigned line = 0;
     std::uint32_t step = 0;
-    bool located = false;  // block, thread and step are known
-    std::string pattern;   // "shared_race/write after write/halo load/halo load/no barrier"
+    std::string schedule = "in-order";  // in-order, reverse, random (the spec's seed), as check's --schedule
+    bool located = false;               // block, thread, line and step are known
+    std::string pattern;                // "shared_race/write after write/halo load/halo load/no barrier"
 };
 
 struct CaseResult {
@@ -47,6 +53,16 @@ struct CaseResult {
     double loadsPerOutput = -1;  // loads of N from global memory per output written (-1: not measured)
     double basicLoadsPerOutput = -1;
     std::string timeRatio;  // "not checked (...)" when the spec asks for max_time_ratio
+    // Where the problem the explanation names first happens (its access
+    // ProblemReport::at(), under the warp order that found it): the
+    // step-through's starting point. Empty when no problem of the trace failed it.
+    struct Place {
+        unsigned line = 0;
+        std::array<unsigned, 2> block{}, thread{};
+        std::uint32_t step = 0;
+        std::string schedule = "in-order";
+    };
+    std::optional<Place> first;
 };
 
 struct SubmissionResult {
@@ -63,6 +79,7 @@ struct SubmissionResult {
         unsigned line = 0;
         std::array<unsigned, 2> block{}, thread{};
         std::uint32_t step = 0;
+        std::string schedule = "in-order";
     };
     std::optional<First> firstProblem;
     // A short reason for the summary line: "passed", "3 of 4 cases: ..."

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <map>
 
+#include "io/npy.hpp"
 #include "io/whole_file.hpp"
 
 namespace tilescope::grade {
@@ -12,22 +13,44 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// class.json's paths: relative to its folder where the file lies under it
-// or under the submissions folder's parent, else absolute.
-std::string pathFrom(const fs::path& file, const fs::path& outFolder, const fs::path& submissions) {
+// class.json's paths: relative to its folder where the file lies under the
+// results folder's parent (the tree a teacher moves or publishes together:
+// course/results/class.json and course/submissions/alice.cu), else absolute.
+std::string pathFrom(const fs::path& file, const fs::path& outFolder) {
     if (file.empty())
         return "";
     std::error_code ec;
     const fs::path abs = fs::weakly_canonical(fs::absolute(file, ec), ec);
     const fs::path out = fs::weakly_canonical(fs::absolute(outFolder, ec), ec);
-    const fs::path top = fs::weakly_canonical(fs::absolute(submissions, ec), ec).parent_path();
-    auto under = [](const fs::path& p, const fs::path& folder) {
-        auto [a, b] = std::mismatch(folder.begin(), folder.end(), p.begin(), p.end());
-        return a == folder.end();
-    };
-    if (under(abs, out) || (!submissions.empty() && under(abs, top)))
-        return abs.lexically_relative(out).string();
-    return abs.string();
+    const fs::path top = out.parent_path();
+    auto [a, b] = std::mismatch(top.begin(), top.end(), abs.begin(), abs.end());
+    if (a == top.end() && top != top.root_path())
+        return abs.lexically_relative(out).generic_string();
+    return abs.generic_string();
+}
+
+// A mask as a text file of rows (io::readMask's plain format): every weight
+// with the digits that give back the same float.
+std::string maskText(const Case& c, std::size_t index) {
+    std::string s = "# case " + std::to_string(index + 1) + " (" + c.name + "): " + c.maskText + "\n";
+    char v[32];
+    for (int y = 0; y < c.mask.height; ++y) {
+        for (int x = 0; x < c.mask.width; ++x) {
+            std::snprintf(v, sizeof v, "%.9g", static_cast<double>(c.mask.at(x, y)));
+            s += (x ? " " : "") + std::string(v);
+        }
+        s += "\n";
+    }
+    return s;
+}
+
+// check's options for the warp order a problem was found under.
+std::string scheduleArgs(const std::string& schedule, unsigned seed) {
+    if (schedule == "reverse")
+        return " --schedule reverse";
+    if (schedule == "random")
+        return " --schedule random --seed " + std::to_string(seed);
+    return "";
 }
 
 Json problemJson(const CaseProblem& p) {
@@ -40,7 +63,9 @@ Json problemJson(const CaseProblem& p) {
     if (p.located) {
         j["block"] = {p.block[0], p.block[1]};
         j["thread"] = {p.thread[0], p.thread[1]};
+        j["line"] = p.line;
         j["step"] = p.step;
+        j["schedule"] = p.schedule;
     }
     j["pattern"] = p.pattern;
     return j;
@@ -103,15 +128,64 @@ std::string csvField(const std::string& text) {
     return out + "\"";
 }
 
-Json gradescopeJson(const SubmissionResult& r) {
+std::string caseInputFile(std::size_t index) {
+    return "cases/" + std::to_string(index + 1) + "-input.npy";
+}
+std::string caseMaskFile(std::size_t index) {
+    return "cases/" + std::to_string(index + 1) + "-mask.txt";
+}
+
+// The command that runs case `index` of the spec again, as the student has
+// their file: on the case's own files (cases/ of the results folder), or,
+// without them, on an input of the case's size and a mask of its radius.
+static std::string reproduceCommand(const Spec& spec, const SubmissionResult& r, std::size_t index, bool withFiles) {
+    const Case& c = spec.cases[index];
+    std::string file =
+        r.submission.file.empty() ? r.submission.source.filename().string() : r.submission.file.filename().string();
+    if (file.empty() || file.find_first_of(" '\"$`\\") != std::string::npos)
+        file = "yours.cu";
+    std::string s = "tilescope check --kernel-file " + file;
+    if (withFiles)
+        s += " --input " + caseInputFile(index) + " --mask " + caseMaskFile(index);
+    else
+        s += " --size " + c.size + " --radius " + std::to_string(c.radius);
+    if (c.block > 0)
+        s += " --block " + std::to_string(c.block);
+    // The warp order of the problem the explanation names first.
+    if (index < r.cases.size() && r.cases[index].first)
+        s += scheduleArgs(r.cases[index].first->schedule, spec.seed);
+    return s;
+}
+
+Json gradescopeJson(const SubmissionResult& r, const Spec& spec) {
     Json tests = Json::array();
-    for (const CaseResult& c : r.cases)
+    for (std::size_t i = 0; i < r.cases.size(); ++i) {
+        const CaseResult& c = r.cases[i];
+        std::string output = c.explanation;
+        // A failed case ends with the command that runs it again at home, on
+        // the case's own input and mask (the same for every student: cases/
+        // of the results folder, which the teacher can publish), and, without
+        // them, on an input of its size and a mask of its radius: other
+        // values, but a race or an access outside the array at the same
+        // block, thread and step (a kernel's control flow does not depend on
+        // the values it convolves).
+        if (!c.passed && (r.status == "graded" || r.status == "failed") && i < spec.cases.size()) {
+            if (!output.empty() && output.back() != '\n')
+                output += "\n";
+            output +=
+                "Run this case yourself, on its input and mask (cases/ of the class's results, which your "
+                "teacher can publish):\n  " +
+                reproduceCommand(spec, r, i, true) +
+                "\nor, without them, on an input of the same size and a mask of the same radius:\n  " +
+                reproduceCommand(spec, r, i, false);
+        }
         tests.push_back({{"name", c.name},
                          {"score", c.score},
                          {"max_score", c.points},
                          {"status", c.passed ? "passed" : "failed"},
-                         {"output", c.explanation},
+                         {"output", output},
                          {"visibility", "visible"}});
+    }
     std::string output = r.status == "graded" ? "Score " + std::to_string(r.score) + " of " +
                                                     std::to_string(r.maxScore) + ": " + r.reason
                                               : r.message;
@@ -191,8 +265,17 @@ Json classJson(const ClassRun& run, const fs::path& outFolder) {
                      {"tiled", c.require.tiled}};
         if (c.require.maxTimeRatio)
             require["max_time_ratio"] = *c.require.maxTimeRatio;
-        cases.push_back(
-            {{"name", c.name}, {"size", c.size}, {"radius", c.radius}, {"points", c.points}, {"require", require}});
+        const std::size_t i = cases.size();
+        cases.push_back({{"name", c.name},
+                         {"size", c.size},
+                         {"radius", c.radius},
+                         {"points", c.points},
+                         {"input", caseInputFile(i)},
+                         {"mask", caseMaskFile(i)},
+                         {"mask_source", c.maskFile.empty() ? Json("generated") : Json(c.maskFile)},
+                         {"seed", spec.seed},
+                         {"block", c.block},
+                         {"require", require}});
     }
     // Patterns: each once, with its students, most students first.
     std::map<std::string, std::pair<std::string, std::vector<std::string>>> patterns;
@@ -216,8 +299,7 @@ Json classJson(const ClassRun& run, const fs::path& outFolder) {
                                 {"problems", std::move(problems)}});
         }
         Json s{{"student", r.submission.student},
-               {"file", pathFrom(r.submission.file.empty() ? r.submission.source : r.submission.file, outFolder,
-                                 run.submissions)},
+               {"file", pathFrom(r.submission.file.empty() ? r.submission.source : r.submission.file, outFolder)},
                {"status", r.status},
                {"score", r.score},
                {"max_score", r.maxScore},
@@ -229,7 +311,8 @@ Json classJson(const ClassRun& run, const fs::path& outFolder) {
                                   {"line", f.line},
                                   {"block", {f.block[0], f.block[1]}},
                                   {"thread", {f.thread[0], f.thread[1]}},
-                                  {"step", f.step}};
+                                  {"step", f.step},
+                                  {"schedule", f.schedule}};
         }
         submissions.push_back(std::move(s));
     }
@@ -243,8 +326,7 @@ Json classJson(const ClassRun& run, const fs::path& outFolder) {
             {{"key", key}, {"kind", value.first}, {"text", patternText(key)}, {"students", value.second}});
     return Json{{"format", "tilescope-class"},
                 {"version", 1},
-                {"assignment",
-                 {{"name", spec.name}, {"dims", spec.dims}, {"spec", pathFrom(spec.path, outFolder, run.submissions)}}},
+                {"assignment", {{"name", spec.name}, {"dims", spec.dims}, {"spec", pathFrom(spec.path, outFolder)}}},
                 {"graded_at", run.gradedAt},
                 {"tilescope", TILESCOPE_VERSION_STRING},
                 {"sandbox", run.sandbox},
@@ -259,12 +341,23 @@ Status writeReports(const ClassRun& run, const fs::path& outFolder) {
     fs::create_directories(outFolder, ec);
     if (ec)
         return badInput(outFolder.string() + ": cannot make the results folder: " + ec.message());
+    // Each case's input and mask, as check's --input and --mask read them.
+    const Spec& spec = *run.spec;
+    fs::create_directories(outFolder / "cases", ec);
+    if (ec)
+        return badInput((outFolder / "cases").string() + ": cannot make the folder: " + ec.message());
+    for (std::size_t i = 0; i < spec.cases.size(); ++i) {
+        if (Status s = io::writeNpy(outFolder / caseInputFile(i), spec.cases[i].input); !s)
+            return s;
+        if (Status s = io::writeFileAtomic(outFolder / caseMaskFile(i), maskText(spec.cases[i], i)); !s)
+            return s;
+    }
     for (const SubmissionResult& r : run.results) {
         const fs::path folder = outFolder / r.submission.folder;
         fs::create_directories(folder, ec);
         if (ec)
             return badInput(folder.string() + ": cannot make the folder: " + ec.message());
-        if (Status s = io::writeFileAtomic(folder / "results.json", jsonText(gradescopeJson(r))); !s)
+        if (Status s = io::writeFileAtomic(folder / "results.json", jsonText(gradescopeJson(r, spec))); !s)
             return s;
     }
     if (Status s = io::writeFileAtomic(outFolder / "junit.xml", junitXml(run)); !s)

@@ -25,14 +25,22 @@ struct ClassRun {
     std::string sandbox = "none";
 };
 
-// Gradescope's results.json for one submission.
-Json gradescopeJson(const SubmissionResult& result);
+// Gradescope's results.json for one submission: each failed case's output
+// ends with the `tilescope check` command that runs it again.
+Json gradescopeJson(const SubmissionResult& result, const Spec& spec);
+
+// Where writeReports puts case `index` (from 0), relative to the results
+// folder: "cases/1-input.npy" (io::writeNpy) and "cases/1-mask.txt" (rows of
+// weights, io::readMask's text format).
+std::string caseInputFile(std::size_t index);
+std::string caseMaskFile(std::size_t index);
 std::string junitXml(const ClassRun& run);
 std::string classCsv(const ClassRun& run);
 Json classJson(const ClassRun& run, const std::filesystem::path& outFolder);
 
-// Writes results/<student>/results.json for each, then junit.xml, class.csv
-// and class.json into `outFolder` (made if missing).
+// Writes each case's input and mask into cases/, results/<student>/results.json
+// for each, then junit.xml, class.csv and class.json into `outFolder` (made
+// if missing).
 Status writeReports(const ClassRun& run, const std::filesystem::path& outFolder);
 
 // The JSON text of `j`, two-space indented, ending in a newline. A byte that

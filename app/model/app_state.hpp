@@ -34,6 +34,7 @@ struct SetupState {
     // executor runs a block in (Reverse by default once a barrier is dropped).
     std::vector<unsigned> droppedBarriers;
     Schedule schedule = Schedule::InOrder;
+    unsigned seed = 1;  // of Schedule::Random (a graded case's seed, set by the Class panel's click)
     bool operator==(const SetupState&) const = default;
 };
 

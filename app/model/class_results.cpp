@@ -134,18 +134,34 @@ void parseSize(ClassCase& c, const std::string& at) {
     }
 }
 
+void checkSchedule(const std::string& schedule, const std::string& at) {
+    if (schedule != "in-order" && schedule != "reverse" && schedule != "random")
+        throw Bad{at + ".schedule is \"" + schedule + "\", not in-order, reverse or random"};
+}
+
+// A path of class.json: absolute as written, or relative to its folder.
+fs::path resolved(const fs::path& folder, const fs::path& path) {
+    return path.is_absolute() ? path : (folder / path).lexically_normal();
+}
+
 ClassProblem readProblem(const json& p, const std::string& at) {
     requireObject(p, at);
     ClassProblem problem;
     problem.kind = getString(p, at, "kind");
     problem.order = optString(p, at, "order");
-    problem.array = optString(p, at, "array");
+    problem.array =
+        p.contains("array") && !p["array"].is_null() ? getString(p, at, "array") : std::string();  // null: none
     problem.firstLine = static_cast<unsigned>(std::min<long long>(getInteger(p, at, "first_line"), 1 << 30));
     problem.secondLine = static_cast<unsigned>(std::min<long long>(getInteger(p, at, "second_line"), 1 << 30));
     problem.count = p.contains("count") ? getInteger(p, at, "count") : 0;
     problem.block = p.contains("block") ? getPair(p, at, "block") : std::array<int, 2>{};
     problem.thread = p.contains("thread") ? getPair(p, at, "thread") : std::array<int, 2>{};
+    problem.line =
+        p.contains("line") ? static_cast<unsigned>(std::min<long long>(getInteger(p, at, "line"), 1 << 30)) : 0;
     problem.step = p.contains("step") ? getInteger(p, at, "step") : 0;
+    problem.schedule = optString(p, at, "schedule");
+    if (!problem.schedule.empty())
+        checkSchedule(problem.schedule, at);
     problem.pattern = optString(p, at, "pattern");
     return problem;
 }
@@ -199,6 +215,14 @@ ClassResults readTop(const json& root, const fs::path& file) {
         parseSize(c, at);
         c.radius = static_cast<int>(std::min<long long>(getInteger(cases[i], at, "radius"), 1 << 20));
         c.points = getNumber(cases[i], at, "points");
+        if (cases[i].contains("input"))
+            c.input = resolved(r.folder, getString(cases[i], at, "input"));
+        if (cases[i].contains("mask"))
+            c.mask = resolved(r.folder, getString(cases[i], at, "mask"));
+        if (cases[i].contains("seed"))
+            c.seed = static_cast<unsigned>(std::min<long long>(getInteger(cases[i], at, "seed"), 0xffffffffLL));
+        if (cases[i].contains("block"))
+            c.block = static_cast<int>(std::min<long long>(getInteger(cases[i], at, "block"), 1024));
         r.cases.push_back(std::move(c));
     }
 
@@ -210,7 +234,7 @@ ClassResults readTop(const json& root, const fs::path& file) {
         ClassSubmission sub;
         sub.student = getString(s, at, "student");
         const fs::path path = getString(s, at, "file");
-        sub.file = path.is_absolute() ? path : (r.folder / path).lexically_normal();
+        sub.file = resolved(r.folder, path);
         sub.status = readStatus(s, at);
         sub.score = getNumber(s, at, "score");
         sub.maxScore = s.contains("max_score") ? getNumber(s, at, "max_score") : r.maxScore;
@@ -245,6 +269,10 @@ ClassResults readTop(const json& root, const fs::path& file) {
             fp.block = getPair(f, fat, "block");
             fp.thread = getPair(f, fat, "thread");
             fp.step = getInteger(f, fat, "step");
+            if (f.contains("schedule")) {
+                fp.schedule = getString(f, fat, "schedule");
+                checkSchedule(fp.schedule, fat);
+            }
             sub.firstProblem = fp;
         }
         r.submissions.push_back(std::move(sub));

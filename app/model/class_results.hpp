@@ -35,6 +35,12 @@ struct ClassCase {
     int height = 1;
     int radius = 0;
     double points = 0;
+    // The case's own input and mask as grade wrote them (cases/1-input.npy,
+    // cases/1-mask.txt), resolved like `file`; empty where class.json names
+    // none (then a row's click uses the built-in photo at the case's size).
+    std::filesystem::path input, mask;
+    unsigned seed = 0;  // the spec's: of the generated input and mask, and of the random warp order
+    int block = 0;      // blockDim the case asks for (0: the kernel's own)
 };
 
 // One problem group of a case: its kind, the two lines, and where the first one is.
@@ -46,8 +52,10 @@ struct ClassProblem {
     long long count = 0;
     std::array<int, 2> block{};
     std::array<int, 2> thread{};
+    unsigned line = 0;  // the line of the access where its first problem happens (0: not located)
     long long step = 0;
-    std::string pattern;  // the key of ClassResults::patterns it belongs to
+    std::string schedule;  // the warp order that found it: in-order, reverse, random
+    std::string pattern;   // the key of ClassResults::patterns it belongs to
 };
 
 struct ClassCaseResult {
@@ -62,13 +70,18 @@ enum class SubmissionStatus { Graded, CompileError, Refused, Failed };
 // "graded", "compile error", "refused", "failed"
 const char* statusLabel(SubmissionStatus status);
 
-// Where the step-through opens for a student: the case, and the first problem's place in it.
+// Where the step-through opens for a student: the case, and the first
+// problem's place in it: the block, thread, line and replay step of the
+// access where it happens (a race's later access in replay order, as check
+// prints "lines 20 -> 31, steps 14 -> 22": line 31, step 22), under the warp
+// order that found it.
 struct FirstProblem {
     std::size_t caseIndex = 0;
     unsigned line = 0;
     std::array<int, 2> block{};
     std::array<int, 2> thread{};
     long long step = 0;
+    std::string schedule = "in-order";  // in-order, reverse or random (the case's seed)
 };
 
 struct ClassSubmission {

@@ -512,6 +512,7 @@ void App::updateCheckAndSubmit() {
     job.whatIf = setup.whatIf;
     job.drop = barrierDropOf(setup, own);
     job.schedule = setup.schedule;
+    job.seed = setup.seed;
     prepareKernelFileJob(job);
     m_run.submittedId = m_runner->submit(std::move(job));
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "io/mask_file.hpp"
 #include "model/kernel_file.hpp"
 #include "model/trace_session.hpp"
 #include "trace/problems.hpp"
@@ -87,26 +88,59 @@ void App::openSubmission(std::size_t index) {
     m_classView.opened = index;
     m_classJump.reset();
 
-    // The case of its first problem (the first case for a clean one): the
-    // input at its size (the built-in photo: what goes wrong in a race or an
-    // access outside the array depends on the size and the radius, not on
-    // the pixels) and a mask of its radius.
+    // The case of its first problem (the first case for a clean one), as
+    // grade ran it: its own input and mask (cases/N-input.npy and
+    // cases/N-mask.txt of the results), and the warp order that found the
+    // problem. A class.json that names no case files gets the built-in photo
+    // at the case's size and a box blur of its radius: a race or an access
+    // outside the array happens at the same place, only the values differ.
     const std::size_t caseIndex = s.firstProblem ? s.firstProblem->caseIndex : 0;
     std::string where;
+    Schedule schedule = Schedule::InOrder;
+    if (s.firstProblem)
+        scheduleFromName(s.firstProblem->schedule, schedule);
     if (caseIndex < results->cases.size()) {
         const ClassCase& c = results->cases[caseIndex];
         SetupState& setup = m_settings.setup;
-        setup.input.source = InputSource::Photo;
-        setup.input.path.clear();
         setup.input.fitFile = false;
         setup.input.length = c.width;
         setup.input.width = c.width;
         setup.input.height = results->dims == 1 ? 1 : c.height;
-        setup.preset = MaskPreset::BoxBlur;
-        setup.radius = c.radius;
         setup.droppedBarriers.clear();
-        setup.schedule = Schedule::InOrder;
+        setup.schedule = schedule;
+        setup.seed = c.seed ? c.seed : 1;
+        if (c.block > 0)
+            setup.block = c.block;
+        std::error_code error;
+        std::string missing;
+        if (!c.input.empty() && fs::is_regular_file(c.input, error)) {
+            setup.input.source = InputSource::File;
+            setup.input.path = c.input.string();
+        } else {
+            if (!c.input.empty())
+                missing = c.input.string();
+            setup.input.source = InputSource::Photo;
+            setup.input.path.clear();
+        }
+        auto mask = c.mask.empty() ? Result<Mask>(badInput("")) : io::readMask(c.mask);
+        const int side = 2 * c.radius + 1;
+        if (mask && mask->width == side && mask->height == (results->dims == 1 ? 1 : side)) {
+            setup.preset = MaskPreset::Custom;
+            setup.radius = c.radius;
+            setup.customValues = mask->values;
+        } else {
+            if (!c.mask.empty())
+                missing += (missing.empty() ? "" : ", ") + c.mask.string();
+            setup.preset = MaskPreset::BoxBlur;
+            setup.radius = c.radius;
+        }
         where = ", set up for " + c.name;
+        if (!c.input.empty() && missing.empty())
+            where += " (its input and mask)";
+        else if (!missing.empty())
+            where += " (not there: " + missing + "; the photo and a box blur instead)";
+        if (schedule != Schedule::InOrder)
+            where += std::string(", warps ") + scheduleName(schedule);
     }
     const std::string name = s.student + "'s " + s.file.filename().string();
     std::error_code error;
@@ -123,14 +157,27 @@ void App::openSubmission(std::size_t index) {
     if (s.firstProblem && !m_options.panels) {
         m_settings.panels[PanelId::Problems] = true;
         m_settings.panels[PanelId::Grid] = true;
+        // Projected, the lecture-size type leaves room for the problem's own
+        // views only: the grid, the problem and the student's line beside
+        // the class (View puts the threads, shared memory and counts back).
+        if (m_settings.lecture) {
+            m_settings.panels[PanelId::Threads] = false;
+            m_settings.panels[PanelId::Shared] = false;
+            m_settings.panels[PanelId::Counts] = false;
+            m_settings.panels[PanelId::Device] = false;
+            m_settings.panels[PanelId::Hardware] = false;
+            m_settings.panels[PanelId::Output] = false;
+        }
     }
     if (s.firstProblem) {
         m_classJump = ClassJump{index, *s.firstProblem};
         const FirstProblem& f = *s.firstProblem;
-        m_classView.note = name + where + ": going to its first problem, line " + std::to_string(f.line) + ", block (" +
-                           std::to_string(f.block[0]) + "," + std::to_string(f.block[1]) + "), thread (" +
-                           std::to_string(f.thread[0]) + "," + std::to_string(f.thread[1]) + "), step " +
-                           std::to_string(f.step);
+        // (x) in 1D, (x,y) in 2D, as the Problems panel writes them.
+        auto coords = [&](const std::array<int, 2>& c) {
+            return "(" + std::to_string(c[0]) + (results->dims == 2 ? "," + std::to_string(c[1]) : "") + ")";
+        };
+        m_classView.note = name + where + ": going to its first problem, line " + std::to_string(f.line) + ", block " +
+                           coords(f.block) + ", thread " + coords(f.thread) + ", step " + std::to_string(f.step);
     } else {
         m_classView.note = name + where + (s.status == SubmissionStatus::Graded ? ": no problem to go to" : "");
     }
@@ -162,16 +209,18 @@ void App::updateClassJump() {
         const Dim3 t = trace.threadCoords(linear);
         return t.x == static_cast<unsigned>(at.thread[0]) && t.y == static_cast<unsigned>(at.thread[1]);
     };
-    // The problem at that block, thread and line, as the Problems panel's click selects it.
+    // The problem at that block, thread, line and step (the access where it
+    // happens, ProblemReport::at(), as grade wrote it), as the Problems
+    // panel's click selects it.
     if (const ProblemSet* set = m_traceSession->problems()) {
-        for (int pass = 0; pass < 2; ++pass)
-            for (std::size_t i = 0; i < set->items.size(); ++i) {
-                const ProblemAccess& a = set->items[i].at();
-                if (a.valid() && blockAt(a.block) && threadIs(a.thread) && (pass == 1 || a.line == at.line)) {
-                    m_traceSession->selectProblem(i);
-                    return;
-                }
+        for (std::size_t i = 0; i < set->items.size(); ++i) {
+            const ProblemAccess& a = set->items[i].at();
+            if (a.valid() && blockAt(a.block) && threadIs(a.thread) && a.line == at.line &&
+                static_cast<long long>(a.step) == at.step) {
+                m_traceSession->selectProblem(i);
+                return;
             }
+        }
     }
     // Not one the trace lists (a problem of another case, or past the trace's
     // budget): that block and thread, at that step.

@@ -84,10 +84,16 @@ void ClassPanel::draw(bool* open) {
     const float patternsWidth = sideBySide ? width * 0.58f - style.ItemSpacing.x : width;
     const float patternsNeed = patternsHeight(results->patterns.empty() ? 0 : results->patterns.size(), *results,
                                               patternsWidth - style.WindowPadding.x * 2.0f);
+    // The rows keep room for their heading, the table's header and up to
+    // five rows: a projected class still shows the students, the opened one among them.
+    const std::size_t shown = rowsWithPattern(*results, m_view.pattern).size();
+    const float rowsNeed = line * (3.0f + static_cast<float>(std::min<std::size_t>(shown, 5)));
+    const float roomAbove = std::max(line * 4.0f, avail - rowsNeed);
     const float histogramHeight =
-        std::clamp(avail * 0.28f, std::min(line * 7.0f, std::max(avail * 0.34f, line * 5.0f)), line * 14.0f);
+        std::min(std::clamp(avail * 0.28f, std::min(line * 7.0f, std::max(avail * 0.34f, line * 5.0f)), line * 14.0f),
+                 roomAbove * (sideBySide ? 1.0f : 0.5f));
     if (sideBySide) {
-        const float top = std::max(histogramHeight, std::min(patternsNeed, avail * 0.45f));
+        const float top = std::min(std::max(histogramHeight, std::min(patternsNeed, avail * 0.45f)), roomAbove);
         ImGui::BeginChild("##histogram", {width - patternsWidth - style.ItemSpacing.x, top}, ImGuiChildFlags_None,
                           ImGuiWindowFlags_NoScrollbar);
         drawHistogram(*results, top);
@@ -100,7 +106,8 @@ void ClassPanel::draw(bool* open) {
         ImGui::BeginChild("##histogram", {0.0f, histogramHeight}, ImGuiChildFlags_None, ImGuiWindowFlags_NoScrollbar);
         drawHistogram(*results, histogramHeight);
         ImGui::EndChild();
-        const float height = std::min(patternsNeed, std::max(avail * 0.26f, line * 4.0f));
+        const float height = std::min(
+            {patternsNeed, std::max(avail * 0.26f, line * 4.0f), std::max(line * 3.0f, roomAbove - histogramHeight)});
         ImGui::BeginChild("##patterns", {0.0f, height}, ImGuiChildFlags_Borders);
         drawPatterns(*results, height);
         ImGui::EndChild();
@@ -154,6 +161,20 @@ void ClassPanel::drawHistogram(const ClassResults& results, float height) {
         ys[i] = bins[i].count;
         labels[i] = bins[i].label.c_str();
         highest = std::max(highest, ys[i]);
+    }
+    // Too short for bars with their counts over them (a projected class with
+    // a row opened): the scores as one line of words instead.
+    if (height < ImGui::GetTextLineHeightWithSpacing() * 4.5f) {
+        std::string text = "Scores:";
+        for (int i = 0; i < n; ++i)
+            if (bins[i].count > 0)
+                text += " " + bins[i].label + " (" + std::to_string(bins[i].count) + ")" + (i + 1 < n ? "," : "");
+        if (!text.empty() && text.back() == ',')
+            text.pop_back();
+        text += "  (score, and how many submissions)";
+        ImGui::TextWrapped("%s", text.c_str());
+        m_probe.record("class.histogram", ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), text);
+        return;
     }
     const float scale = m_theme.fontPixels / 16.0f;
     ImPlot::StyleColorsAuto();
@@ -254,6 +275,8 @@ void ClassPanel::drawPatterns(const ClassResults& results, float) {
 void ClassPanel::drawRows(const ClassResults& results) {
     const Palette& palette = m_theme.palette;
     const std::vector<std::size_t> rows = rowsWithPattern(results, m_view.pattern);
+    if (!m_view.opened)
+        m_scrolledTo.reset();
     const std::string heading = m_view.pattern ? std::to_string(rows.size()) + " of " +
                                                      std::to_string(results.submissions.size()) +
                                                      " submissions have the chosen pattern"
@@ -307,6 +330,12 @@ void ClassPanel::drawRows(const ClassResults& results) {
         if (ImGui::Selectable(label.c_str(), opened, ImGuiSelectableFlags_SpanAllColumns) && m_callbacks.openSubmission)
             m_callbacks.openSubmission(i);
         const ImVec2 rowMin = ImGui::GetItemRectMin(), rowMax = ImGui::GetItemRectMax();
+        // A row opened (a click, --class-open) is scrolled into view once:
+        // the marked row is the one the rest of the screen is about.
+        if (opened && m_scrolledTo != i) {
+            ImGui::SetScrollHereY(0.5f);
+            m_scrolledTo = i;
+        }
         if (ImGui::IsItemHovered()) {
             std::string tip = s.file.string();
             if (!s.message.empty())

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -50,7 +51,8 @@ private:
     LayoutProbe& m_probe;
     LegendPanel& m_legend;
     ClassCallbacks m_callbacks;
-    float m_plotHeight = 0.0f;  // the histogram's plot area in the last frame
+    float m_plotHeight = 0.0f;                // the histogram's plot area in the last frame
+    std::optional<std::size_t> m_scrolledTo;  // the opened row the table was last scrolled to
 };
 
 }  // namespace tilescope::ui

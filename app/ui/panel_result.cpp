@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -124,6 +126,38 @@ void ResultPanel::draw(bool* open) {
     ImGui::End();
 }
 
+// What the run's input and mask were, for the tests that hold a run to a
+// case's files (layout probe "result.data"): "input 45x37 fnv1a
+// 0123456789abcdef; mask 5x5 0.04 ...; warps reverse, seed 17".
+static std::string runDataText(const RunOutcome& run) {
+    std::string s = "input ";
+    if (run.input) {
+        const Image& in = *run.input;
+        std::uint64_t hash = 1469598103934665603ull;
+        for (float v : in.data) {
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, &v, sizeof bits);
+            for (int b = 0; b < 4; ++b) {
+                hash ^= (bits >> (8 * b)) & 0xffu;
+                hash *= 1099511628211ull;
+            }
+        }
+        char h[24];
+        std::snprintf(h, sizeof h, "%016llx", static_cast<unsigned long long>(hash));
+        s += std::to_string(in.width) + "x" + std::to_string(in.height) + " fnv1a " + h;
+    } else {
+        s += "none";
+    }
+    const Mask& m = run.job.mask;
+    s += "; mask " + std::to_string(m.width) + "x" + std::to_string(m.height);
+    char v[32];
+    for (float w : m.values) {
+        std::snprintf(v, sizeof v, " %.9g", static_cast<double>(w));
+        s += v;
+    }
+    return s + "; warps " + scheduleName(run.job.schedule) + ", seed " + std::to_string(run.job.seed);
+}
+
 void ResultPanel::lastGoodNote(const char* where) {
     const RunOutcome& g = *m_good;
     std::string what = g.job.kernel + " on " + std::string(inputSourceInfo(g.job.input.source).label);
@@ -167,7 +201,7 @@ void ResultPanel::drawImages() {
     auto legendFor = [&](const std::string& label, const gfx::ColorMappedImage& image) {
         if (image.channels() == 3)
             m_context.legend.addColourBar(label + " (each of R, G, B)", gfx::ColorMap::Sequential, image.low(),
-                                        image.high());
+                                          image.high());
         else
             m_context.legend.addColourBar(label, image.map(), image.low(), image.high());
     };
@@ -182,6 +216,7 @@ void ResultPanel::drawImages() {
         caption(n, "Input", m_inputImage);
         const auto in = drawImageView("input", m_inputImage, m_colorMapper, input, n.c_str(), cell, theme);
         m_context.probe.record("result.input", in.min, in.max());
+        m_context.probe.record("result.data", in.min, in.max(), runDataText(*m_good));
         drawIndexRuler(in, theme);
         ImGui::Spacing();
         if (!m_outputImage.empty()) {
@@ -199,6 +234,7 @@ void ResultPanel::drawImages() {
         caption(n, "Input", m_inputImage);
         const auto in = drawImageView("input", m_inputImage, m_colorMapper, input, n.c_str(), cell, theme);
         m_context.probe.record("result.input", in.min, in.max());
+        m_context.probe.record("result.data", in.min, in.max(), runDataText(*m_good));
         ImGui::EndGroup();
         if (!m_outputImage.empty()) {
             ImGui::SameLine(0.0f, 0.0f);
