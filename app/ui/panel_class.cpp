@@ -164,7 +164,7 @@ void ClassPanel::drawHistogram(const ClassResults& results, float height) {
     }
     // Too short for bars with their counts over them (a projected class with
     // a row opened): the scores as one line of words instead.
-    if (height < ImGui::GetTextLineHeightWithSpacing() * 4.5f) {
+    if (height < ImGui::GetTextLineHeightWithSpacing() * 3.5f) {
         std::string text = "Scores:";
         for (int i = 0; i < n; ++i)
             if (bins[i].count > 0)
