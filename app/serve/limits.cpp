@@ -23,7 +23,7 @@ bool sameToken(std::string_view given, std::string_view expected) {
 }
 
 std::string textHash(std::string_view text) {
-    std::uint64_t h = 1469598103934665603ull;
+    std::uint64_t h = 14695981039346656037ull;  // FNV-1a, 64 bits
     for (unsigned char c : text) {
         h ^= c;
         h *= 1099511628211ull;

@@ -300,7 +300,7 @@ def case_requests(t):
         expect(status == 200, "health is not rate limited")
     # A full queue: one worker, one place; the third of three at once is turned away.
     endless = read(os.path.join(OWN, "broken", "infinite_loop_while_true.cu"))
-    with Server(t, "--workers", "1", "--queue", "1", "--time-limit", "2") as s:
+    with Server(t, "--workers", "1", "--queue", "1", "--time-limit", "1") as s:
         answers = []
 
         def submit(i):
