@@ -194,6 +194,13 @@ int runServer(const ServeOptions& o) {
     server.set_read_timeout(std::chrono::duration_cast<std::chrono::microseconds>(io));
     server.set_write_timeout(std::chrono::duration_cast<std::chrono::microseconds>(io));
     server.set_keep_alive_timeout(static_cast<time_t>(std::max(1.0, o.ioTimeoutSeconds)));
+    // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a
+    // second server started on the same port by mistake would silently take
+    // half of the requests.
+    server.set_socket_options([](socket_t sock) {
+        int yes = 1;
+        ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     // A kernel of 64 KB escaped into JSON, and a mask: past this the body is not read (413).
     server.set_payload_max_length(4 * kMaxKernelBytes + 64 * 1024);
 

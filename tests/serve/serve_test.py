@@ -231,6 +231,11 @@ def case_trace(t, read_trace):
 
 def case_health(t):
     with Server(t, "--workers", "3") as s:
+        # A second server on the same port is refused, not handed half the requests.
+        second = subprocess.run([t, "serve", "--host", "127.0.0.1", "--port", str(s.port), "--token", TOKEN],
+                                capture_output=True, text=True, timeout=20)
+        expect(second.returncode == 2 and "cannot listen" in second.stderr,
+               "a second server on the port: exit 2, got %s %s" % (second.returncode, second.stderr))
         status, headers, answer = s.request("GET", "/api/health", token=None)
         j = json.loads(answer)
         version = re.search(r"project\(\w+\s+VERSION\s+([\d.]+)", read(os.path.join(SOURCE_DIR, "CMakeLists.txt"))).group(1)
