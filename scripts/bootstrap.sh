@@ -42,6 +42,9 @@ packages=(
   libcli11-dev nlohmann-json3-dev libgtest-dev libboost-context-dev
   # tilescope grade reads its spec with toml++
   libtomlplusplus-dev
+  # tilescope serve: cpp-httplib (a shared library built with OpenSSL, zlib
+  # and Brotli, whose headers its flags need) and zlib for the traces it sends
+  libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
   libclang-dev
   # the sandbox around a student's kernel file (kernels/own/sandbox.cpp):

@@ -42,7 +42,7 @@ PY
 # serve --backend cuda, where the command exists.
 if "$tilescope" serve --help > /dev/null 2>&1; then
   port=18431
-  "$tilescope" serve --port "$port" --token T --backend cuda > "$out/serve.log" 2>&1 &
+  "$tilescope" serve --port "$port" --host 127.0.0.1 --token T --backend cuda --sandbox auto > "$out/serve.log" 2>&1 &
   server=$!
   for _ in $(seq 50); do curl -s "http://127.0.0.1:$port/api/health" > /dev/null && break; sleep 0.2; done
   {

@@ -19,10 +19,13 @@ int fail(const Error& error) {
 
 void printPrintout(const Loaded& loaded) {
     const KernelPrintout& p = loaded.printout;
-    if (!loaded.own || p.empty()) return;
+    if (!loaded.own || p.empty())
+        return;
     std::string text = p.heading() + ":\n";
-    for (const std::string& line : p.lines) text += "  | " + line + "\n";
-    if (const std::string rest = p.rest(); !rest.empty()) text += rest + "\n";
+    for (const std::string& line : p.lines)
+        text += "  | " + line + "\n";
+    if (const std::string rest = p.rest(); !rest.empty())
+        text += rest + "\n";
     std::fflush(stdout);
     std::fputs(text.c_str(), stderr);
 }
@@ -68,14 +71,16 @@ void addRaceOptions(CLI::App& c, KernelOptions& o) {
                  "CPU executor: the order warps run in between barriers: in-order, reverse (the default when a "
                  "barrier is dropped) or random (from --seed)")
         ->check(CLI::IsMember({"in-order", "reverse", "random"}));
-    if (c.get_option_no_throw("--seed") == nullptr) c.add_option("--seed", o.seed, "seed of --schedule random");
+    if (c.get_option_no_throw("--seed") == nullptr)
+        c.add_option("--seed", o.seed, "seed of --schedule random");
 }
 
 namespace {
 
 Status parseDrop(const std::string& text, BarrierDrop& drop) {
     drop = BarrierDrop{};
-    if (text.empty()) return success();
+    if (text.empty())
+        return success();
     if (text == "all") {
         drop.all = true;
         return success();
@@ -83,7 +88,8 @@ Status parseDrop(const std::string& text, BarrierDrop& drop) {
     std::size_t begin = 0;
     while (begin <= text.size()) {
         std::size_t end = text.find(',', begin);
-        if (end == std::string::npos) end = text.size();
+        if (end == std::string::npos)
+            end = text.size();
         const std::string item = text.substr(begin, end - begin);
         unsigned line = 0;
         std::size_t used = 0;
@@ -113,11 +119,13 @@ Result<Image> generateInput(const std::string& size, int dims, unsigned seed) {
     } else {
         return badInput("--size '" + size + "' is not N or WxH with positive numbers");
     }
-    if (static_cast<long long>(w) * h > (1LL << 28)) return badInput("--size '" + size + "' is too large");
+    if (static_cast<long long>(w) * h > (1LL << 28))
+        return badInput("--size '" + size + "' is too large");
     std::mt19937 random(seed);
     std::uniform_real_distribution<float> value(0.0f, 1.0f);
     Image image = (fields == 1 && dims == 1) ? Image::signal(std::vector<float>(w)) : Image::planar(w, h);
-    for (float& v : image.data) v = value(random);
+    for (float& v : image.data)
+        v = value(random);
     return image;
 }
 
@@ -135,7 +143,8 @@ Mask generatedMask(int dims, int radius) {
 std::string generatedMaskText(int dims, int radius) {
     const std::string w = std::to_string(2 * std::max(radius, 0) + 1);
     const std::string size = dims == 1 ? w + " wide" : w + "x" + w;
-    if (radius <= 0) return "generated " + size + " (a single weight: there is nothing to flip)";
+    if (radius <= 0)
+        return "generated " + size + " (a single weight: there is nothing to flip)";
     return "generated " + size + ", asymmetric (" +
            (dims == 1 ? "its mirror image is not equal to it" : "no flip or transpose of it is equal to it") +
            "): the weights 1 to " + std::to_string(dims == 1 ? 2 * radius + 1 : (2 * radius + 1) * (2 * radius + 1)) +
@@ -145,15 +154,18 @@ std::string generatedMaskText(int dims, int radius) {
 Status load(const KernelOptions& o, Loaded& loaded) {
     const KernelInfo* kernel = nullptr;
     if (!o.kernelFile.empty()) {
-        own::CompileOptions options;
+        own::CompileOptions options = o.compile;
         if (!o.sandbox.empty())
             options.sandbox = own::parseSandboxMode(o.sandbox).value_or(own::SandboxMode::Auto);
-        else
+        else if (!o.kernelText)
             options.sandbox = own::sandboxModeFromEnvironment();
-        // Auto without a sandbox to be had: said once, on stderr.
-        if (const std::string note = own::sandboxNote(options.sandbox); !note.empty())
+        // Auto without a sandbox to be had: said once, on stderr (the server
+        // says it once when it starts).
+        if (const std::string note = own::sandboxNote(options.sandbox); !note.empty() && !o.kernelText)
             std::fprintf(stderr, "tilescope: %s\n", note.c_str());
-        auto compiled = own::compileKernelFile(o.kernelFile, options);
+        auto compiled = o.kernelText
+                            ? own::compileKernelText(o.kernelFile, *o.kernelText, options, &loaded.diagnostic)
+                            : own::compileKernelFile(o.kernelFile, options, &loaded.diagnostic);
         if (!compiled)
             return compiled.error();
         loaded.own = *compiled;
@@ -163,21 +175,35 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     } else {
         kernel = findKernel(o.kernel);
     }
-    if (!kernel) return badInput("unknown kernel '" + o.kernel + "' (`tilescope list` names the kernels)");
+    if (!kernel)
+        return badInput("unknown kernel '" + o.kernel + "' (`tilescope list` names the kernels)");
     if (!o.input.empty()) {
         auto input = io::readInput(o.input);
-        if (!input) return input.error();
+        if (!input)
+            return input.error();
         loaded.input = std::move(*input);
     } else if (!o.size.empty()) {
         auto input = generateInput(o.size, kernel->dims, o.seed);
-        if (!input) return input.error();
+        if (!input)
+            return input.error();
         loaded.input = std::move(*input);
     } else {
         return badInput("give an input: --input FILE or --size N (or WxH)");
     }
-    if (!o.mask.empty()) {
+    if (o.maskValues) {
+        if (o.maskValues->width % 2 == 0 || o.maskValues->height % 2 == 0)
+            return badInput("the mask is " + std::to_string(o.maskValues->width) + "x" +
+                            std::to_string(o.maskValues->height) + "; a mask of radius R is 2R+1 wide and high");
+        if (kernel->dims == 1 ? o.maskValues->height != 1 : o.maskValues->height != o.maskValues->width)
+            return badInput(std::string("a ") + (kernel->dims == 2 ? "2D kernel takes a square mask (rows of values)"
+                                                                   : "1D kernel takes a mask of one row"));
+        loaded.mask = *o.maskValues;
+        loaded.maskText = "given, " + std::to_string(loaded.mask.width) +
+                          (loaded.mask.height > 1 ? "x" + std::to_string(loaded.mask.height) : " wide");
+    } else if (!o.mask.empty()) {
         auto mask = io::readMask(o.mask);
-        if (!mask) return mask.error();
+        if (!mask)
+            return mask.error();
         loaded.mask = std::move(*mask);
         loaded.maskText = o.mask + ", " + std::to_string(loaded.mask.width) +
                           (loaded.mask.height > 1 ? "x" + std::to_string(loaded.mask.height) : " wide");
@@ -203,8 +229,10 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     r.block = o.block;
     r.whatIf = o.whatIf;
     r.backend = o.backend == "cpu" ? Backend::Cpu : o.backend == "cuda" ? Backend::Cuda : Backend::Auto;
-    if (o.block < 0) return badInput("--block " + std::to_string(o.block) + " is negative");
-    if (Status s = parseDrop(o.dropBarrier, r.drop); !s) return s;
+    if (o.block < 0)
+        return badInput("--block " + std::to_string(o.block) + " is negative");
+    if (Status s = parseDrop(o.dropBarrier, r.drop); !s)
+        return s;
     r.seed = o.seed;
     r.asIs = o.asIs;
     r.schedule = r.drop.any() ? Schedule::Reverse : Schedule::InOrder;
@@ -212,8 +240,9 @@ Status load(const KernelOptions& o, Loaded& loaded) {
         scheduleFromName(o.schedule, r.schedule);
         // The GPU's warp scheduler decides its own order.
         if (r.backend == Backend::Cuda)
-            return badInput("--schedule orders the CPU executor's warps; on the GPU the hardware chooses (use "
-                            "--backend cpu, or leave --schedule out)");
+            return badInput(
+                "--schedule orders the CPU executor's warps; on the GPU the hardware chooses (use "
+                "--backend cpu, or leave --schedule out)");
         r.backend = Backend::Cpu;
     }
     return success();
@@ -228,16 +257,19 @@ void addTraceOptions(CLI::App& c, TraceSelection& selection, const char* verb) {
 }
 
 Result<RunResult> runTraced(const KernelOptions& options, const TraceSelection& selection, Loaded& loaded) {
-    if (Status s = load(options, loaded); !s) return s.error();
+    if (Status s = load(options, loaded); !s)
+        return s.error();
     loaded.request.trace = true;
     loaded.request.eventBudget = selection.eventBudget;
     if (loaded.own) {
         // A kernel file's launch is its own: known once it has run. Every
         // block is traced, then the blocks asked for are kept.
         auto result = runKernel(loaded.request);
-        if (!result) return result.error();
+        if (!result)
+            return result.error();
         auto blocks = parseTraceBlocks(selection.blocks, result->plan);
-        if (!blocks) return blocks.error();
+        if (!blocks)
+            return blocks.error();
         if (result->trace && !blocks->empty()) {
             std::vector<BlockEvents> kept;
             for (BlockEvents& b : result->trace->blocks)
@@ -248,18 +280,23 @@ Result<RunResult> runTraced(const KernelOptions& options, const TraceSelection& 
                     }
             result->trace->blocks = std::move(kept);
         }
-        if (!result->trace) return Error{ExitCode::Internal, "the run returned no trace"};
+        if (!result->trace)
+            return Error{ExitCode::Internal, "the run returned no trace"};
         return result;
     }
     auto plan = planRequest(loaded.request);
-    if (!plan) return plan.error();
+    if (!plan)
+        return plan.error();
     auto blocks = parseTraceBlocks(selection.blocks, *plan);
-    if (!blocks) return blocks.error();
+    if (!blocks)
+        return blocks.error();
     loaded.request.plan = *plan;
     loaded.request.traceBlocks = *blocks;
     auto result = runKernel(loaded.request);
-    if (!result) return result.error();
-    if (!result->trace) return Error{ExitCode::Internal, "the run returned no trace"};
+    if (!result)
+        return result.error();
+    if (!result->trace)
+        return Error{ExitCode::Internal, "the run returned no trace"};
     return result;
 }
 
@@ -268,7 +305,8 @@ Json launchJson(const RunResult& run) {
     const LaunchPlan& p = trace.plan;
     Json j;
     j["kernel"] = trace.kernel;
-    if (p.kernel == KernelId::Own) j["kernel_file"] = std::string(kernelOf(p).sourceFile.substr(4));
+    if (p.kernel == KernelId::Own)
+        j["kernel_file"] = std::string(kernelOf(p).sourceFile.substr(4));
     j["backend"] = trace.backend;
     j["backend_reason"] = run.backendReason;
     if (!run.gpuFailure.empty())
@@ -282,7 +320,8 @@ Json launchJson(const RunResult& run) {
 
 int printReport(const Json& report, const LaunchPlan& plan) {
     std::printf("%s\n", report.dump(2).c_str());
-    if (plan.whatIf) std::fprintf(stderr, "tilescope: what-if: %s\n", plan.whatIfReason.c_str());
+    if (plan.whatIf)
+        std::fprintf(stderr, "tilescope: what-if: %s\n", plan.whatIfReason.c_str());
     return 0;
 }
 

@@ -3,17 +3,15 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "api/runner.hpp"
-#include "own/own_kernel.hpp"
 #include "core/image.hpp"
 #include "core/result.hpp"
+#include "own/own_kernel.hpp"
 
 namespace tilescope::cli {
 
@@ -33,6 +31,12 @@ struct KernelOptions {
     std::string dropBarrier;  // "all" or "LINE[,LINE...]"; empty: keep every barrier
     std::string schedule;     // empty: in-order, or reverse when a barrier is dropped
     bool asIs = false;        // a listing as printed: run the plain CUDA kernel as it is (run --as-is)
+    // The kernel file's text when it comes from elsewhere than the disk (a
+    // request to `tilescope serve`): kernelFile then only names it.
+    std::optional<std::string> kernelText;
+    // A mask given as its values (a request to `tilescope serve`), instead of --mask or --radius.
+    std::optional<Mask> maskValues;
+    own::CompileOptions compile;  // how the kernel file is compiled (its time limit, a cancel flag)
 };
 
 // Adds --kernel (or --kernel-file), --input/--size, --mask/--radius, --block, --backend, --what-if.
@@ -45,8 +49,9 @@ struct Loaded {
     Mask mask;
     std::string maskText;  // which mask: "blur5.txt, 5x5", or the generated one's words (generatedMaskText)
     std::shared_ptr<const own::OwnKernel> own;  // --kernel-file, compiled
-    KernelPrintout printout;  // what the kernel file printed, once it has run
-    RunRequest request;  // points at input, mask and printout above: keep Loaded in place
+    own::Diagnostic diagnostic;                 // where the kernel file was refused (line 0: not at a line of it)
+    KernelPrintout printout;                    // what the kernel file printed, once it has run
+    RunRequest request;                         // points at input, mask and printout above: keep Loaded in place
 };
 
 // Reads or generates the input and the mask and fills the request.

@@ -2,12 +2,12 @@
 // formats are documented in trace_io.hpp.
 #include "trace/trace_io.hpp"
 
-#include <filesystem>
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -165,7 +165,7 @@ Json launchJson(const Trace& t) {
 }
 
 // Reads what launchJson wrote; any missing or mistyped key is an error.
-Status launchFromJson(const Json& j, Trace& t) {
+Status launchFromJson(const Json& j, Trace& t, const KernelInfo* entry) {
     try {
         if (j.at("format").get<std::string>() != "tilescope-trace")
             return badInput("not a TileScope trace");
@@ -173,9 +173,11 @@ Status launchFromJson(const Json& j, Trace& t) {
             return badInput("trace version " + std::to_string(j.at("version").get<std::uint32_t>()) +
                             " is not supported (this TileScope reads version " + std::to_string(kVersion) + ")");
         t.kernel = j.at("kernel").get<std::string>();
-        const KernelInfo* k = findKernel(t.kernel);
+        const KernelInfo* k = entry ? entry : findKernel(t.kernel);
         if (!k)
             return badInput("unknown kernel '" + t.kernel + "' in the trace");
+        if (entry && t.kernel != entry->name)
+            return badInput("the trace is of kernel '" + t.kernel + "', not of " + std::string(entry->name));
         t.backend = j.at("backend").get<std::string>();
         LaunchPlan& p = t.plan;
         p.kernel = k->id;
@@ -505,12 +507,12 @@ std::string traceToJson(const Trace& trace) {
     return j.dump() + "\n";
 }
 
-Result<Trace> traceFromJson(std::string_view text) {
+Result<Trace> traceFromJson(std::string_view text, const KernelInfo* entry) {
     Json j = Json::parse(text.begin(), text.end(), nullptr, false);
     if (j.is_discarded())
         return badInput("the trace is not valid JSON");
     Trace t;
-    if (Status s = launchFromJson(j, t); !s)
+    if (Status s = launchFromJson(j, t, entry); !s)
         return s.error();
     try {
         for (const Json& b : j.at("blocks")) {
@@ -584,7 +586,7 @@ std::string encodeBinary(const Trace& trace) {
     return out;
 }
 
-Result<Trace> decodeBinary(std::string_view bytes) {
+Result<Trace> decodeBinary(std::string_view bytes, const KernelInfo* entry) {
     Reader in(bytes);
     std::string_view magic;
     std::uint32_t version = 0, headerSize = 0;
@@ -602,7 +604,7 @@ Result<Trace> decodeBinary(std::string_view bytes) {
     if (header.is_discarded())
         return badInput("the trace's header is not valid JSON");
     Trace t;
-    if (Status s = launchFromJson(header, t); !s)
+    if (Status s = launchFromJson(header, t, entry); !s)
         return s.error();
     const unsigned threads = t.plan.block.count();
     if (threads == 0 || threads > 65536)
@@ -670,7 +672,7 @@ Status validateTrace(const Trace& t) {
     // The launch must be one the planner makes for this kernel and shape, so
     // that a damaged or hand-made file cannot send the model's tile
     // arithmetic astray.
-    const KernelInfo* k = findKernel(t.kernel);
+    const KernelInfo* k = p.entry && p.entry->id == KernelId::Own ? p.entry : findKernel(t.kernel);
     if (!k || k->id != p.kernel)
         return badInput("the trace's kernel '" + t.kernel + "' is unknown");
     const Problem problem{p.width,
@@ -680,7 +682,10 @@ Status validateTrace(const Trace& t) {
                           p.maskWidth,
                           k->dims == 1 ? 1 : p.maskWidth,
                           static_cast<int>(p.block.x)};
-    auto again = planLaunch(*k, problem, DeviceLimits{}, true);
+    // A student's kernel file chooses its own launch (its launch() ran):
+    // there is no plan to compare it with, only the bounds below.
+    const bool own = k->id == KernelId::Own;
+    auto again = own ? Result<LaunchPlan>(p) : planLaunch(*k, problem, DeviceLimits{}, true);
     if (!again)
         return badInput("the trace's launch is impossible: " + again.error().message);
     if (!(again->grid == p.grid) || !(again->block == p.block) || again->inTile != p.inTile ||

@@ -68,11 +68,15 @@ constexpr std::size_t kJsonEventLimit = 100'000;
 TraceFormat chooseFormat(const std::string& path, std::size_t events, TraceFormat requested);
 const char* formatName(TraceFormat format);  // "json", "binary", "auto"
 
+// Reading needs the kernel's catalogue entry: a kernel of the catalogue is
+// found by its name; a student's own kernel file (`tilescope serve`'s
+// traces, a trace of --kernel-file) is no kernel of the catalogue, and the
+// caller gives its entry (own::OwnKernel::info, the file compiled).
 std::string traceToJson(const Trace& trace);
-Result<Trace> traceFromJson(std::string_view text);
+Result<Trace> traceFromJson(std::string_view text, const KernelInfo* entry = nullptr);
 
 std::string encodeBinary(const Trace& trace);
-Result<Trace> decodeBinary(std::string_view bytes);
+Result<Trace> decodeBinary(std::string_view bytes, const KernelInfo* entry = nullptr);
 
 // Writes in the chosen format; returns that format's name on success.
 Result<std::string> writeTrace(const Trace& trace, const std::string& path, TraceFormat format);

@@ -1,0 +1,101 @@
+#include "cli/check_json.hpp"
+
+#include "core/kernel_catalogue.hpp"
+#include "trace/problems.hpp"
+
+namespace tilescope::cli {
+
+namespace {
+
+const char* spaceText(Space s) {
+    switch (s) {
+        case Space::Global:
+            return "global";
+        case Space::Shared:
+            return "shared";
+        case Space::Constant:
+            return "constant";
+        case Space::Register:
+            return "register";
+    }
+    return "global";
+}
+
+Json accessJson(const Trace& t, const ProblemAccess& a) {
+    if (!a.valid())
+        return nullptr;
+    const Dim3 block = t.blocks[a.block].block;
+    const Dim3 thread = t.threadCoords(a.thread);
+    return Json{{"block", {block.x, block.y}},
+                {"thread", {thread.x, thread.y}},
+                {"line", a.line},
+                {"step", a.step},
+                {"store", isStore(a.op)}};
+}
+
+}  // namespace
+
+std::string droppedBarriersText(const Loaded& loaded, const RunResult& result) {
+    std::string drop;
+    if (loaded.request.drop.all) {
+        drop = "every __syncthreads() dropped";
+    } else if (!loaded.request.drop.lines.empty()) {
+        for (unsigned line : loaded.request.drop.lines)
+            drop += (drop.empty() ? "" : ",") + std::to_string(line);
+        drop = "__syncthreads() dropped at line " + drop;
+    }
+    if (!drop.empty() && result.backend == Backend::Cpu)
+        drop += std::string(", warps ") + scheduleName(loaded.request.schedule);
+    return drop;
+}
+
+Json checkJson(const Loaded& loaded, const RunResult& result) {
+    const Trace& t = *result.trace;
+    const ProblemSet& problems = *result.problems;
+    Json j = launchJson(result);
+    j["dropped_barriers"] = droppedBarriersText(loaded, result);
+    j["mask"] = loaded.maskText;
+    Json counts = Json::object();
+    for (int k = 0; k < kProblemKindCount; ++k)
+        counts[problemKindKey(static_cast<ProblemKind>(k))] = problems.counts[static_cast<std::size_t>(k)];
+    j["counts"] = counts;
+    j["total"] = problems.total();
+    j["largest_error"] = problems.largestError;
+    Json groups = Json::array();
+    for (const ProblemGroup& g : problems.groups)
+        groups.push_back({{"kind", problemKindKey(g.kind)},
+                          {"order", hazardOrderName(g.order)},
+                          {"array", g.array < kArrayCount ? Json(t.arrays[g.array].name) : Json(nullptr)},
+                          {"first_line", g.firstLine},
+                          {"second_line", g.secondLine},
+                          {"count", g.count}});
+    j["groups"] = std::move(groups);
+    Json items = Json::array();
+    for (const ProblemReport& p : problems.items) {
+        Json item{{"kind", problemKindKey(p.kind)},
+                  {"order", hazardOrderName(p.order)},
+                  {"array", p.array < kArrayCount ? Json(t.arrays[p.array].name) : Json(nullptr)},
+                  {"space", p.array < kArrayCount ? Json(spaceText(t.arrays[p.array].space)) : Json(nullptr)},
+                  {"index", p.index},
+                  {"element", p.array < kArrayCount ? Json(elementName(t, p.array, p.index)) : Json(nullptr)},
+                  {"first", accessJson(t, p.first)},
+                  {"second", accessJson(t, p.second)},
+                  {"text", describeProblem(t, p)}};
+        if (p.kind == ProblemKind::WrongResult)
+            item["output"] = {{"x", p.x}, {"y", p.y}, {"channel", p.channel}, {"got", p.got}, {"expected", p.expected}};
+        if (p.kind == ProblemKind::BarrierMismatch)
+            item["threads"] = p.threads;
+        if (p.subscripts.rows > 0) {
+            item["element"] = subscriptedName(t.arrays[p.array].name, p.subscripts);
+            item["subscripts"] = {{"row", p.subscripts.row},
+                                  {"column", p.subscripts.col},
+                                  {"rows", p.subscripts.rows},
+                                  {"columns", p.subscripts.cols}};
+        }
+        items.push_back(std::move(item));
+    }
+    j["problems"] = std::move(items);
+    return j;
+}
+
+}  // namespace tilescope::cli

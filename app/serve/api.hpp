@@ -1,0 +1,67 @@
+// The API of `tilescope serve` (docs/serve.md): a request to check or trace
+// a student's kernel file, read from its JSON, and the job that answers it
+// (the kernel compiled and run through kernels/own, in the worker, under the
+// server's time limit and event budget).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/image.hpp"
+#include "own/sandbox.hpp"
+
+namespace tilescope::serve {
+
+constexpr std::size_t kMaxKernelBytes = 64 * 1024;
+
+// What the server allows every job.
+struct JobSettings {
+    std::string backend = "auto";  // the server's --backend: auto, cpu or cuda
+    std::size_t eventBudget = 20'000'000;
+    double timeLimitSeconds = 10.0;     // a run in the worker
+    double compileLimitSeconds = 30.0;  // the translation and the compiler
+    // The sandbox each job's translation, compile and run go in (own/sandbox.hpp).
+    own::SandboxMode sandbox = own::SandboxMode::Required;
+};
+
+struct ApiRequest {
+    std::string kernel;  // the .cu file's text
+    std::string size;    // "45x37" or "1000"
+    int radius = -1;     // or a mask:
+    std::optional<Mask> mask;
+    int block = 0;
+    std::string backend = "auto";
+    std::string dropBarrier;  // "" , "all" or "23,31"
+    unsigned seed = 7;
+};
+
+// A response: its HTTP status, type and body, and the verdict for the log.
+struct Answer {
+    int status = 200;
+    std::string contentType = "application/json";
+    std::string body;
+    std::string verdict;       // clean, problems, refused, backend, bad_request, ...
+    std::uint64_t events = 0;  // a trace's events
+};
+
+// Reads the request's JSON. On failure, `error` holds the answer: 400 for
+// JSON that is not a request, 413 for a kernel over kMaxKernelBytes or a
+// size whose run would pass the event budget.
+std::optional<ApiRequest> parseApiRequest(std::string_view body, const JobSettings& settings, Answer& error);
+
+// An answer of JSON {"status": status, "error": message}.
+Answer errorAnswer(int httpStatus, const std::string& status, const std::string& message);
+
+// Compiles and runs the kernel (check on; with `trace`, the trace is the
+// answer, in the binary form of kernels/trace/trace_io.hpp). The check's
+// answer is `tilescope check --json`'s report with "status" ahead of it:
+// "clean" or "problems"; "refused" (with "line", "column" and "reason") when
+// the kernel file is refused or its run fails; "backend" when the backend
+// asked for is unavailable.
+Answer runJob(const ApiRequest& request, const JobSettings& settings, bool trace);
+
+}  // namespace tilescope::serve

@@ -1,0 +1,33 @@
+// `tilescope serve`: the web build and the API (app/serve/api.hpp) over
+// HTTP, for a class (docs/serve.md). Every request carries all it needs (no
+// sessions), so several servers can stand behind one load balancer.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "serve/api.hpp"
+
+namespace tilescope::serve {
+
+struct ServeOptions {
+    std::string host = "0.0.0.0";
+    int port = 8000;  // 0: any free port (the one taken is printed)
+    std::string token;
+    int workers = 2;                // jobs run at once
+    std::size_t queue = 64;         // jobs waiting at most; past it, 503 with Retry-After
+    double ratePerMinute = 30.0;    // a client's requests to the API, on average
+    double burst = 10.0;            // ... and at once
+    bool behindProxy = false;       // the client is X-Forwarded-For's first address, not the socket's
+    std::string webDir;             // the web build; empty: the installed one, if any
+    double ioTimeoutSeconds = 5.0;  // reading a request, writing an answer
+    std::string sandbox = "required";  // required, auto or off (own/sandbox.hpp)
+    JobSettings job;
+};
+
+// Binds, prints the URL and serves until SIGINT or SIGTERM; returns the exit code.
+int runServer(const ServeOptions& options);
+
+}  // namespace tilescope::serve

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""A class against `tilescope serve`: N students, each submitting a different
+kernel file (POST /api/check) at a moment spread evenly over S seconds.
+
+The kernels are tests/own/good's, each varied so that no two texts are the
+same (a different constant, comment and whitespace, a different radius and
+size), so nothing a server could cache helps. Every request must be answered
+with the verdict its kernel deserves ("clean"); the script prints how many
+were, the median and 95th-percentile latency (from sending the request to
+the last byte of the answer), the slowest, and the server's peak memory
+(VmHWM of /proc/PID/status, the server process; its workers are processes of
+their own and are counted apart, at their peak, from their own status files
+as they run).
+
+    scripts/serve-load.py --tilescope build/app/tilescope --students 100 --seconds 60
+
+With --url and --token it loads a server already running (its memory is then
+not measured). Each student is a client of its own (X-Forwarded-For, and the
+server started with --behind-proxy), as a class behind one proxy is.
+Standard library only. Exit status 0 when every request was answered right.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOOD = os.path.join(SOURCE_DIR, "tests", "own", "good")
+
+
+def kernels(n):
+    """n different (kernel text, size, radius) of the good kernels."""
+    files = sorted(f for f in os.listdir(GOOD) if f.endswith(".cu"))
+    out = []
+    for i in range(n):
+        name = files[i % len(files)]
+        with open(os.path.join(GOOD, name), encoding="utf-8") as f:
+            text = f.read()
+        # Student i's own touches: a comment, blank lines and spaces, a constant.
+        text = "// student %03d, submission %d\n" % (i, i * 7919 % 1000) + text.replace("\n\n", "\n" + " " * (i % 5) + "\n\n", 1)
+        text += "\n#define STUDENT_%d_CONSTANT %d.%df\n" % (i, i, i % 10)
+        one_d = name.startswith("conv1d")
+        radius = 1 + i % 3
+        size = str(800 + 8 * i) if one_d else "%dx%d" % (24 + i % 17, 20 + i % 13)
+        out.append((name, text, size, radius))
+    return out
+
+
+def peak_kb(pid, key="VmHWM"):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            match = re.search(r"^%s:\s+(\d+) kB" % key, f.read(), re.M)
+            return int(match.group(1)) if match else 0
+    except OSError:
+        return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tilescope", help="start this tilescope's server (else --url)")
+    parser.add_argument("--url", help="a server already running: http://HOST:PORT")
+    parser.add_argument("--token", default="load-test-token")
+    parser.add_argument("--students", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=60.0, help="the submissions are spread over this long")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", help="write the numbers here too")
+    args = parser.parse_args()
+
+    server = None
+    if args.tilescope:
+        server = subprocess.Popen([args.tilescope, "serve", "--host", "127.0.0.1", "--port", "0", "--token", args.token,
+                                   "--workers", str(args.workers), "--queue", str(max(64, args.students)),
+                                   "--backend", "cpu", "--behind-proxy", "--sandbox", "auto"],
+                                  stdout=subprocess.PIPE, text=True)
+        line = server.stdout.readline()
+        match = re.search(r"http://([\d.]+):(\d+)/", line)
+        if not match:
+            server.kill()
+            sys.exit("serve-load: the server printed no URL: " + line)
+        host, port = match.group(1), int(match.group(2))
+        threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
+    elif args.url:
+        match = re.match(r"http://([^:/]+):(\d+)", args.url)
+        host, port = match.group(1), int(match.group(2))
+    else:
+        sys.exit("serve-load: give --tilescope or --url")
+
+    # The workers' peak, sampled while they run.
+    worker_peak = [0]
+    done = threading.Event()
+
+    def sample():
+        while server and not done.is_set():
+            for pid in os.listdir("/proc"):
+                if pid.isdigit():
+                    try:
+                        with open("/proc/%s/stat" % pid) as f:
+                            fields = f.read().split(") ")[-1].split()
+                        if int(fields[1]) == server.pid:  # a child of the server
+                            worker_peak[0] = max(worker_peak[0], peak_kb(int(pid), "VmRSS"))
+                    except (OSError, IndexError, ValueError):
+                        pass
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+
+    work = kernels(args.students)
+    results = [None] * len(work)
+    start = time.time()
+
+    def student(i):
+        name, text, size, radius = work[i]
+        time.sleep(max(0.0, start + i * args.seconds / len(work) - time.time()))
+        sent = time.time()
+        body = json.dumps({"kernel": text, "size": size, "radius": radius, "backend": "cpu"})
+        try:
+            c = http.client.HTTPConnection(host, port, timeout=300)
+            c.request("POST", "/api/check", body=body, headers={
+                "Authorization": "Bearer " + args.token, "Content-Type": "application/json",
+                "X-Forwarded-For": "10.0.%d.%d" % (i // 250, i % 250 + 1)})
+            r = c.getresponse()
+            answer = json.loads(r.read())
+            c.close()
+            results[i] = (r.status, answer.get("status"), time.time() - sent, name, size, radius)
+        except Exception as e:  # noqa: BLE001 -- a lost request is what this script counts
+            results[i] = (0, "lost: %s" % e, time.time() - sent, name, size, radius)
+
+    threads = [threading.Thread(target=student, args=(i,)) for i in range(len(work))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.time() - start
+    done.set()
+    server_peak = peak_kb(server.pid) if server else 0
+    if server:
+        server.terminate()
+        server.wait(timeout=30)
+
+    latencies = sorted(r[2] for r in results)
+    right = [r for r in results if r[0] == 200 and r[1] == "clean"]
+    wrong = [r for r in results if not (r[0] == 200 and r[1] == "clean")]
+    p95 = latencies[min(len(latencies) - 1, int(round(0.95 * len(latencies) + 0.5)) - 1)]
+    numbers = {"students": len(work), "spread_s": args.seconds, "workers": args.workers,
+               "answered_right": len(right), "lost_or_wrong": len(wrong),
+               "median_s": round(statistics.median(latencies), 3), "p95_s": round(p95, 3),
+               "max_s": round(latencies[-1], 3), "wall_s": round(wall, 1),
+               "server_peak_mb": round(server_peak / 1024, 1), "worker_peak_mb": round(worker_peak[0] / 1024, 1)}
+    print(json.dumps(numbers))
+    for r in wrong[:10]:
+        print("  not answered right: %s %s (%s, %s, r=%s)" % (r[0], r[1], r[3], r[4], r[5]), file=sys.stderr)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(numbers, f, indent=2)
+    return 0 if not wrong else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
