@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "own/sandbox.hpp"
 #include "serve/server.hpp"
 
