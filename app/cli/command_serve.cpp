@@ -7,10 +7,25 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "own/sandbox.hpp"
+#ifdef TILESCOPE_HAVE_SERVE
 #include "serve/server.hpp"
+#endif
 
 namespace tilescope::cli {
 
+#ifndef TILESCOPE_HAVE_SERVE
+// A build without cpp-httplib: the command is there, and says what it needs.
+Command addServeCommand(CLI::App& app) {
+    CLI::App* c = app.add_subcommand("serve", "serve the web page and an API for students' kernel files "
+                                              "(this build has no HTTP server: install libcpp-httplib-dev)");
+    c->allow_extras();
+    return Command{c, [] {
+                       return fail(Error{ExitCode::BackendUnavailable,
+                                         "serve: this build has no HTTP server; install Debian's libcpp-httplib-dev "
+                                         "and build again"});
+                   }};
+}
+#else
 Command addServeCommand(CLI::App& app) {
     auto o = std::make_shared<serve::ServeOptions>();
     CLI::App* c = app.add_subcommand(
@@ -57,5 +72,7 @@ Command addServeCommand(CLI::App& app) {
                        return serve::runServer(*o);
                    }};
 }
+
+#endif  // TILESCOPE_HAVE_SERVE
 
 }  // namespace tilescope::cli
