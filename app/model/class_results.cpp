@@ -88,6 +88,10 @@ long long getInteger(const json& o, const std::string& where, const char* key, l
 bool getBool(const json& o, const std::string& where, const char* key) {
     return typed(member(o, where, key), place(where, key), json::value_t::boolean, "true or false").get<bool>();
 }
+// The top level's place (no prefix), named: a reference the getters return
+// is then never bound beside a temporary string.
+const std::string kTop;
+
 const json& getArray(const json& o, const std::string& where, const char* key) {
     return typed(member(o, where, key), place(where, key), json::value_t::array, "a list");
 }
@@ -182,11 +186,11 @@ SubmissionStatus readStatus(const json& s, const std::string& at) {
 ClassResults readTop(const json& root, const fs::path& file) {
     if (!root.is_object())
         throw Bad{"it holds " + std::string(typeName(root)) + ", not the object of a class.json"};
-    const json& format = member(root, "", "format");
+    const json& format = member(root, kTop, "format");
     if (!format.is_string() || format.get<std::string>() != "tilescope-class")
         throw Bad{"its format is " + (format.is_string() ? "\"" + format.get<std::string>() + "\"" : typeName(format)) +
                   ", not \"tilescope-class\" (is it the class.json of `tilescope grade`?)"};
-    const long long version = getInteger(root, "", "version");
+    const long long version = getInteger(root, kTop, "version");
     if (version != 1)
         throw Bad{"it is of version " + std::to_string(version) +
                   ", and this TileScope reads version 1 (a newer TileScope wrote it?)"};
@@ -196,16 +200,16 @@ ClassResults readTop(const json& root, const fs::path& file) {
     r.folder = file.parent_path();
     if (r.folder.empty())
         r.folder = ".";
-    const json& assignment = getObject(root, "", "assignment");
+    const json& assignment = getObject(root, kTop, "assignment");
     r.assignment = getString(assignment, "assignment", "name");
     r.dims = static_cast<int>(getInteger(assignment, "assignment", "dims", 1));
     if (r.dims > 2)
         throw Bad{"assignment.dims is " + std::to_string(r.dims) + ", not 1 or 2"};
-    r.gradedAt = optString(root, "", "graded_at");
-    r.tilescopeVersion = optString(root, "", "tilescope");
-    r.maxScore = getNumber(root, "", "max_score");
+    r.gradedAt = optString(root, kTop, "graded_at");
+    r.tilescopeVersion = optString(root, kTop, "tilescope");
+    r.maxScore = getNumber(root, kTop, "max_score");
 
-    const json& cases = getArray(root, "", "cases");
+    const json& cases = getArray(root, kTop, "cases");
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const std::string at = indexed("cases", i);
         requireObject(cases[i], at);
@@ -226,7 +230,7 @@ ClassResults readTop(const json& root, const fs::path& file) {
         r.cases.push_back(std::move(c));
     }
 
-    const json& submissions = getArray(root, "", "submissions");
+    const json& submissions = getArray(root, kTop, "submissions");
     for (std::size_t i = 0; i < submissions.size(); ++i) {
         const std::string at = indexed("submissions", i);
         const json& s = submissions[i];
@@ -278,7 +282,7 @@ ClassResults readTop(const json& root, const fs::path& file) {
         r.submissions.push_back(std::move(sub));
     }
 
-    const json& patterns = getArray(root, "", "patterns");
+    const json& patterns = getArray(root, kTop, "patterns");
     for (std::size_t i = 0; i < patterns.size(); ++i) {
         const std::string at = indexed("patterns", i);
         const json& p = patterns[i];
