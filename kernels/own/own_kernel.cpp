@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -9,9 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -46,6 +49,20 @@ OwnKernel::~OwnKernel() {
 }
 
 namespace {
+
+// Writes to a pipe whose reader may be gone (a worker that has just ended
+// reads no stop): EPIPE then, never a SIGPIPE that would end the caller.
+void writeWithoutSigpipe(int fd, const void* data, std::size_t size) {
+    sigset_t pipeSignal, before;
+    sigemptyset(&pipeSignal);
+    sigaddset(&pipeSignal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &before);
+    if (write(fd, data, size) < 0 && errno == EPIPE) {
+        const timespec none{0, 0};
+        (void)sigtimedwait(&pipeSignal, nullptr, &none);  // the signal the write left pending
+    }
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+}
 
 // The scratch folder is this kernel's alone and made again for every
 // compile: its files are written without fsync.
@@ -247,7 +264,7 @@ Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double t
     // ended (a signal would reach bwrap, which would die before its
     // namespace); else SIGUSR1.
     auto ask = [&] {
-        if (stopPipe[1] >= 0) (void)!write(stopPipe[1], "s", 1);
+        if (stopPipe[1] >= 0) writeWithoutSigpipe(stopPipe[1], "s", 1);
         else if (io.sandboxed) end();
         else kill(pid, SIGUSR1);
     };
