@@ -699,7 +699,7 @@ static void reportsParseBackAndAgree() {
         const json& s = student(j, rows[i][0]);
         EXPECT_EQ(rows[i][1], std::to_string(s["cases"][0]["score"].get<int>()));
         EXPECT_EQ(rows[i][3], std::to_string(s["score"].get<int>()));
-        EXPECT_EQ(rows[i][5], s["status"]);
+        EXPECT_EQ(rows[i][5], s["status"].get<std::string>());
     }
 
     // junit.xml: one suite per student, one case per spec case, a failure per failed case.
