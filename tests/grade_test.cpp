@@ -778,7 +778,7 @@ static void caseFilesAreTheSpecsAndTheReaderTakesThem(const fs::path& results, c
         const json& s = j["submissions"][i];
         const ui::ClassSubmission& m = read->submissions[i];
         SCOPED_TRACE(m.student);
-        EXPECT_EQ(m.student, s["student"]);
+        EXPECT_EQ(m.student, s["student"].get<std::string>());
         EXPECT_TRUE(fs::exists(m.file)) << m.file;
         ASSERT_EQ(m.firstProblem.has_value(), s.contains("first_problem"));
         if (!m.firstProblem)
