@@ -345,6 +345,9 @@ TEST_P(BadInput, OneLineAnExitCodeNoOutputNoCrash) {
     ASSERT_FALSE(c.name.empty() || c.args.empty() || c.stderrLines.empty()) << "incomplete record " << c.name;
     ASSERT_TRUE(c.exit == 2 || c.exit == 3) << c.name << ": exit codes for bad input are 2 and 3";
     if (c.needs == "no-gpu" && gpuAvailable()) GTEST_SKIP() << "a GPU is present";
+#ifndef TILESCOPE_TEST_HAVE_APP
+    if (c.needs == "app") GTEST_SKIP() << "this build has no app (TILESCOPE_APP=OFF)";
+#endif
 
     const fs::path dir = s_root / "files";
     const std::string args = replaceAll(replaceAll(c.args, "{dir}", dir.string()), "{out}", (dir / "out.npy").string());
@@ -388,7 +391,7 @@ TEST(BadInputCases, AreWellFormed) {
         EXPECT_TRUE(names.insert(c.name).second) << "repeated case " << c.name;
         for (char ch : c.name)
             EXPECT_TRUE(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') << "case name " << c.name;
-        EXPECT_TRUE(c.needs.empty() || c.needs == "no-gpu") << c.name << ": needs " << c.needs;
+        EXPECT_TRUE(c.needs.empty() || c.needs == "no-gpu" || c.needs == "app") << c.name << ": needs " << c.needs;
     }
 }
 
