@@ -300,6 +300,16 @@ void applyChildLimits(const ChildLimits& l) {
 
 #if defined(TILESCOPE_HAVE_SECCOMP)
 
+// libseccomp's SCMP_A0..SCMP_A5 are C compound literals, which C++ lacks.
+static scmp_arg_cmp argument(unsigned index, scmp_compare op, scmp_datum_t a, scmp_datum_t b = 0) {
+    scmp_arg_cmp cmp{};
+    cmp.arg = index;
+    cmp.op = op;
+    cmp.datum_a = a;
+    cmp.datum_b = b;
+    return cmp;
+}
+
 std::string installWorkerFilter(bool gpu) {
     (void)gpu;  // the same filter: CUDA needs none of these calls either
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -381,21 +391,21 @@ std::string installWorkerFilter(bool gpu) {
     // flags from the filter: "not here" makes glibc fall back to clone.
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, SCMP_SYS(clone), 1,
-                              SCMP_A0(SCMP_CMP_MASKED_EQ, static_cast<scmp_datum_t>(CLONE_THREAD), 0));
+                              argument(0, SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
     // Signals to itself alone (raise, abort and pthread_kill are tgkill to itself).
     for (int call : {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo)})
         if (rc == 0)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, call, 1, SCMP_A0(SCMP_CMP_NE, self));
+            rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, call, 1, argument(0, SCMP_CMP_NE, self));
     // prlimit64 on another process (glibc's own are prlimit64(0, ...); raising
     // past the hard limit needs a capability it does not have).
     if (rc == 0)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, SCMP_SYS(prlimit64), 1, SCMP_A0(SCMP_CMP_NE, 0));
+        rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, SCMP_SYS(prlimit64), 1, argument(0, SCMP_CMP_NE, 0));
     // Typing into the terminal it no longer has (--new-session), to be sure.
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, SCMP_SYS(ioctl), 1,
-                              SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, static_cast<scmp_datum_t>(TIOCSTI)));
+                              argument(1, SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCSTI));
     if (rc == 0)
         rc = seccomp_load(ctx);
     seccomp_release(ctx);
