@@ -20,7 +20,7 @@ good="$root/tests/own/good/conv2d_tiled_student.cu"
   "$tilescope" check --kernel-file "$good" --size 64x64 --radius 2 --backend cuda --sandbox required 2>&1 | tail -2
   echo "exit ${PIPESTATUS[0]}"
   echo "== a kernel that spins, on cuda, 3 s limit"
-  "$tilescope" run --kernel-file "$root/tests/grade/class1d/spins.cu" --size 200 --radius 2 --backend cuda \
+  "$tilescope" check --kernel-file "$root/tests/grade/class1d/spins.cu" --size 200 --radius 2 --backend cuda \
     --time-limit 3 2>&1 | tail -2
   echo "exit ${PIPESTATUS[0]}"
   echo "== grade, exercise 10, with the GPU's time ratio"
@@ -59,6 +59,21 @@ PY
 import json, sys
 d = json.load(sys.stdin)
 print({k: d.get(k) for k in ("status", "backend", "backend_reason", "total", "gpu_ms", "time_ms", "kernel_ms")})'
+    echo "== serve: the page's run on cuda (/api/run): what the Result panel shows"
+    curl -s -H "Authorization: Bearer T" -H "Content-Type: application/json" --data @/tmp/serve-req.json \
+      "http://127.0.0.1:$port/api/run" -o /tmp/serve-run.bin
+    python3 - /tmp/serve-run.bin <<'PY'
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+if not raw.startswith(b"TSRUN"):
+    print("not a served run:", raw[:300])
+else:
+    size = int.from_bytes(raw[12:16], "little")
+    h = json.loads(raw[16:16 + size])
+    trace = int.from_bytes(raw[16 + size:24 + size], "little")
+    print({k: h[k] for k in ("status", "backend", "backend_reason", "kernel_ms")}, "trace bytes:", trace,
+          "output:", h["output"])
+PY
   } 2>&1 | tee -a "$out/course.log"
   kill "$server"
   wait "$server" 2>/dev/null

@@ -27,6 +27,8 @@ testdata="$root/../shared/testdata"
 cmake -S "$root" -B "$build" -DTILESCOPE_APP=OFF -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$root/.deps/usr" -DTILESCOPE_TESTDATA_DIR="$testdata" "${clang_args[@]}" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
+# BUILD_ONLY=1: the build alone (a caller runs the tests it wants).
+[ "${BUILD_ONLY:-0}" = 1 ] && exit 0
 (cd "$build" && ctest --output-on-failure -j 8 2>&1 | tee "$out/ctest.log" | tail -25)
 (cd "$build" && ctest -L gpu -V 2>&1 | grep -E "^\[|Test|PASS|FAIL|SKIP" | tail -20) > "$out/ctest-gpu.log"
 cat "$out/ctest-gpu.log"

@@ -177,7 +177,14 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     }
     if (!kernel)
         return badInput("unknown kernel '" + o.kernel + "' (`tilescope list` names the kernels)");
-    if (!o.input.empty()) {
+    if (o.inputValues) {
+        const Image& given = *o.inputValues;
+        if (kernel->dims == 1 && given.height != 1)
+            return badInput(std::string(kernel->name) + " is a 1D kernel: give it a signal (a size of N, not WxH)");
+        if (kernel->dims == 2 && given.rank == 1)
+            return badInput(std::string(kernel->name) + " is a 2D kernel: give it an image (a size of WxH)");
+        loaded.input = given;
+    } else if (!o.input.empty()) {
         auto input = io::readInput(o.input);
         if (!input)
             return input.error();

@@ -36,6 +36,8 @@ struct KernelOptions {
     std::optional<std::string> kernelText;
     // A mask given as its values (a request to `tilescope serve`), instead of --mask or --radius.
     std::optional<Mask> maskValues;
+    // An input given as its values (the page's input, sent to `tilescope serve`), instead of --input or --size.
+    std::optional<Image> inputValues;
     own::CompileOptions compile;  // how the kernel file is compiled (its time limit, a cancel flag)
 };
 

@@ -27,6 +27,9 @@ std::vector<EmbeddedSource> embeddedAssets(std::string_view folder, std::string_
 }
 
 fs::path exercisesDirectory() {
+#if defined(__EMSCRIPTEN__)
+    return "/share/tilescope/exercises";  // packed into the page's data (app/web/CMakeLists.txt)
+#endif
     std::error_code error;
     const fs::path exe = fs::read_symlink("/proc/self/exe", error);
     if (error)

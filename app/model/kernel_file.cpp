@@ -9,6 +9,7 @@
 #include "io/whole_file.hpp"
 #include "model/background_task.hpp"
 #include "model/inputs.hpp"
+#include "model/served_client.hpp"
 #include "own/own_kernel.hpp"
 
 namespace tilescope::ui {
@@ -72,6 +73,10 @@ void KernelFile::compile() {
 
 void KernelFile::cancelCompile() {
     m_waiting = false;
+    if (m_servedTicket) {  // the server's answer, when it comes, is not taken in
+        m_servedTicket.reset();
+        m_state.compile = CompileState::Cancelled;
+    }
     if (m_cancel)
         m_cancel->store(true);
 }
@@ -93,6 +98,27 @@ void KernelFile::reload() {
 }
 
 void KernelFile::start(bool save) {
+    if (m_served) {
+        // The page: the text saved here, compiled there. A newer compile
+        // replaces the one the server is answering (its answer is dropped).
+        m_taskStarted = base::seconds();
+        m_state.compile = CompileState::Compiling;
+        m_state.compileSeconds = 0.0;
+        m_state.compileNote.clear();
+        if (save) {
+            m_state.modified = false;
+            if (Status s = io::writeFileAtomic(m_state.path, m_state.text); !s) {
+                m_state.fileNote = "not saved: " + s.error().message;
+                m_state.modified = true;
+            } else {
+                m_knownTime = modifiedTime();
+                m_state.fileNote.clear();
+            }
+        }
+        m_servedText = m_state.text;
+        m_servedTicket = m_served->compile(m_state.path, m_state.text);
+        return;
+    }
     if (m_task.valid()) {
         // One at a time: stop this one, and start the new one when it has ended.
         m_cancel->store(true);
@@ -183,6 +209,22 @@ void KernelFile::take(Outcome outcome) {
 
 bool KernelFile::poll(double now) {
     bool fresh = false;
+    if (m_servedTicket) {
+        m_state.compileSeconds = now - m_taskStarted;
+        if (m_servedTicket->done.load(std::memory_order_acquire)) {
+            Outcome outcome;
+            outcome.text = m_servedText;
+            outcome.seconds = m_state.compileSeconds;
+            outcome.kernel = m_servedTicket->kernel;
+            outcome.error = m_servedTicket->error;
+            outcome.line = m_servedTicket->line;
+            outcome.column = m_servedTicket->column;
+            outcome.diagnostic = m_servedTicket->diagnostic;
+            m_servedTicket.reset();
+            fresh = outcome.kernel != nullptr;
+            take(std::move(outcome));
+        }
+    }
     if (m_task.valid()) {
         m_state.compileSeconds = now - m_taskStarted;
         if (taskReady(m_task)) {
@@ -246,6 +288,9 @@ const std::vector<Exercise>& exercises() {
 }
 
 fs::path exerciseCopyFolder() {
+#if defined(__EMSCRIPTEN__)
+    return "/persist/kernels";  // the browser's storage (app/web/page.js)
+#endif
     if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
         return fs::path(xdg) / "tilescope";
     if (const char* home = std::getenv("HOME"); home && *home)

@@ -28,6 +28,9 @@ class OwnKernel;
 
 namespace tilescope::ui {
 
+class ServedClient;
+struct ServedCompile;
+
 class KernelFile {
 public:
     KernelFile();
@@ -56,10 +59,14 @@ public:
     // The kernel compiled last (null: none has compiled).
     const std::shared_ptr<const own::OwnKernel>& kernel() const { return m_kernel; }
     // A compile in progress, waiting, or finished but not yet taken in.
-    bool busy() const { return m_task.valid() || m_waiting; }
+    bool busy() const { return m_task.valid() || m_waiting || m_servedTicket != nullptr; }
     bool isOpen() const { return !m_state.path.empty(); }
     // Called on the compiling thread when a compile ends (the app wakes its event loop).
     void setOnDone(std::function<void()> callback) { m_onDone = std::move(callback); }
+    // The page served by `tilescope serve`: compiles go to the server (the
+    // text is still saved here first, in the browser's storage).
+    void setServed(std::shared_ptr<ServedClient> client) { m_served = std::move(client); }
+    bool served() const { return m_served != nullptr; }
 
 private:
     struct Outcome {
@@ -87,6 +94,9 @@ private:
     std::optional<std::filesystem::file_time_type> m_knownTime;  // the file's time as last read or written here
     double m_lastWatch = 0.0;
     std::function<void()> m_onDone;
+    std::shared_ptr<ServedClient> m_served;
+    std::shared_ptr<const ServedCompile> m_servedTicket;  // the compile the server is answering
+    std::string m_servedText;                             // ...of this text
 };
 
 // [SECTION] Starting files

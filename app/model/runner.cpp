@@ -6,6 +6,7 @@
 #include "base/clock.hpp"
 #include "core/planner.hpp"
 #include "core/threads.hpp"
+#include "own/own_kernel.hpp"
 #include "reference/reference.hpp"
 
 namespace tilescope::ui {
@@ -66,6 +67,7 @@ std::uint64_t Runner::submit(RunJob job) {
         id = m_nextId++;
         m_pending = std::move(job);
         m_pendingId = id;
+        m_awaiting = false;
         if (m_runningId != 0)
             m_cancel = true;  // superseded: stop it, publish nothing
     }
@@ -76,6 +78,7 @@ std::uint64_t Runner::submit(RunJob job) {
 void Runner::cancel() {
     std::lock_guard lock(m_mutex);
     m_pending.reset();
+    m_awaiting = false;
     if (m_runningId != 0) {
         m_userCancelled = true;
         m_cancel = true;
@@ -85,6 +88,7 @@ void Runner::cancel() {
 void Runner::drop() {
     std::lock_guard lock(m_mutex);
     m_pending.reset();
+    m_awaiting = false;
     if (m_runningId != 0)
         m_cancel = true;  // without m_userCancelled: superseded, not published
 }
@@ -94,7 +98,7 @@ RunProgress Runner::progress() const {
     RunProgress p;
     p.busy = m_runningId != 0 || m_pending.has_value();
     p.id = m_runningId != 0 ? m_runningId : m_pendingId;
-    p.stage = m_runningId != 0 ? m_stage : "waiting";
+    p.stage = m_runningId != 0 ? m_stage : m_awaiting ? "on the server" : "waiting";
     p.blocksDone = m_blocksDone.load();
     p.blocksTotal = m_blocksTotal;
     p.seconds = m_runningId != 0 ? base::seconds() - m_startedAt : 0.0;
@@ -128,7 +132,9 @@ void Runner::work() {
     for (;;) {
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stopping || m_pending.has_value(); });
+            // A job waiting on a server is asked again when its answer comes.
+            m_wake.wait(lock, [this] { return m_stopping || (m_pending.has_value() && (!m_awaiting || m_answerArrived)); });
+            m_answerArrived = false;
             if (m_stopping)
                 return;
         }
@@ -136,13 +142,22 @@ void Runner::work() {
     }
 }
 
+void Runner::answerArrived() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_answerArrived = true;
+    }
+    m_wake.notify_one();
+}
+
 bool Runner::runPending() {
     if constexpr (kThreadsAvailable)
         return false;  // the worker thread does it
     {
         std::lock_guard lock(m_mutex);
-        if (!m_pending || m_stopping)
+        if (!m_pending || m_stopping || (m_awaiting && !m_answerArrived))
             return false;
+        m_answerArrived = false;
     }
     runPendingJob();
     return true;
@@ -174,6 +189,16 @@ void Runner::runPendingJob() {
         {
             std::lock_guard lock(m_mutex);
             m_runningId = 0;
+            if (outcome.awaiting) {
+                // Asked of a server: the job waits for the answer, unless a
+                // newer one has come meanwhile.
+                if (!m_pending && !m_cancel) {
+                    m_pending = std::move(outcome.job);
+                    m_pendingId = id;
+                    m_awaiting = true;
+                }
+                return;
+            }
             // A run cancelled because a newer job arrived is of no interest;
             // one the user cancelled is (the panel says so).
             const bool superseded = outcome.cancelled && !m_userCancelled;
@@ -270,6 +295,11 @@ RunOutcome Runner::execute(std::uint64_t id, RunJob job) {
     request.blocksDone = &m_blocksDone;
     KernelPrintout printout;
     request.printout = job.own ? &printout : nullptr;
+    if (job.own && job.own->remote && !job.own->remote->ready(*job.own, request)) {
+        outcome.awaiting = true;
+        outcome.job = std::move(job);
+        return outcome;
+    }
     auto result = runKernel(request);
     if (!printout.empty())
         outcome.printout = std::make_shared<const KernelPrintout>(std::move(printout));

@@ -88,12 +88,15 @@ struct RunOutcome {
     bool cancelled = false;
     // A kernel file's printf output, also when it failed; null when it printed nothing.
     std::shared_ptr<const KernelPrintout> printout;
+    // A kernel run elsewhere (own::OwnKernel::remote) whose answer has not
+    // come yet: not published; the job waits and is asked again.
+    bool awaiting = false;
 };
 
 struct RunProgress {
     bool busy = false;
     std::uint64_t id = 0;     // the job in progress
-    const char* stage = "";   // "loading the input", "running", "checking"
+    const char* stage = "";   // "loading the input", "running", "checking", "on the server"
     unsigned blocksDone = 0;  // CPU executor only; CUDA runs report no progress
     unsigned blocksTotal = 0;
     double seconds = 0.0;  // since the job started
@@ -130,6 +133,8 @@ public:
     // it between frames. With threads, the worker does that and this does
     // nothing.
     bool runPending();
+    // An answer came for a job waiting on a server (ServedClient): asks again.
+    void answerArrived();
 
 private:
     void work();
@@ -145,6 +150,8 @@ private:
     std::shared_ptr<const RunOutcome> m_latest;
     std::function<void()> m_onPublish;
     bool m_stopping = false;
+    bool m_awaiting = false;       // the pending job waits for a server's answer
+    bool m_answerArrived = false;  // ...which has come since it last asked
 
     // The job in progress, read by progress().
     std::uint64_t m_runningId = 0;

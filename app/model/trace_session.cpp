@@ -111,6 +111,11 @@ TraceSession::TraceSession(TraceSessionInputs inputs, TraceSessionCallbacks call
     m_lastTime = base::seconds();
 }
 
+void TraceSession::answerArrived() {
+    for (auto& run : m_runs)
+        run->runner->answerArrived();
+}
+
 void TraceSession::runPending() {
     for (auto& run : m_runs)
         run->runner->runPending();

@@ -124,6 +124,8 @@ public:
     // In a build without threads (the browser's), runs the traces waiting,
     // between two frames (Runner::runPending); elsewhere nothing.
     void runPending();
+    // An answer came from a server that runs a kernel file (ServedClient).
+    void answerArrived();
 
     // [SECTION] What panels read
     bool comparing() const { return m_compareOn; }

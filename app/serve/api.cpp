@@ -1,10 +1,12 @@
 #include "serve/api.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "cli/check_json.hpp"
+#include "own/served_run.hpp"
 #include "serve/limits.hpp"
 #include "trace/trace_io.hpp"
 
@@ -57,7 +59,8 @@ Answer errorAnswer(int httpStatus, const std::string& status, const std::string&
     return a;
 }
 
-std::optional<ApiRequest> parseApiRequest(std::string_view body, const JobSettings& settings, Answer& error) {
+std::optional<ApiRequest> parseApiRequest(std::string_view body, const JobSettings& settings, Answer& error,
+                                          Job job) {
     Json j = Json::parse(body.begin(), body.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         error = errorAnswer(400, "bad_request", "the body is not a JSON object");
@@ -77,6 +80,8 @@ std::optional<ApiRequest> parseApiRequest(std::string_view body, const JobSettin
                                 std::to_string(kMaxKernelBytes) + " are taken");
         return std::nullopt;
     }
+    if (job == Job::Compile)
+        return r;
     if (!j.contains("size") || !j["size"].is_string())
         return bad("\"size\" must be a string such as \"45x37\" or \"1000\"");
     r.size = j["size"].get<std::string>();
@@ -139,6 +144,38 @@ std::optional<ApiRequest> parseApiRequest(std::string_view body, const JobSettin
             return bad("\"drop_barrier\" must be line numbers ([23, 31]) or \"all\"");
         }
     }
+    if (j.contains("schedule")) {
+        if (!j["schedule"].is_string())
+            return bad("\"schedule\" must be \"in-order\", \"reverse\" or \"random\"");
+        r.schedule = j["schedule"].get<std::string>();
+        if (r.schedule != "in-order" && r.schedule != "reverse" && r.schedule != "random")
+            return bad("\"schedule\" is \"" + r.schedule + "\"; give \"in-order\", \"reverse\" or \"random\"");
+    }
+    if (j.contains("input")) {
+        // The input's values, as the image holds them (row by row, a pixel's
+        // channels together): width x height x channels numbers.
+        const Json& in = j["input"];
+        int channels = 1;
+        if (j.contains("channels")) {
+            if (!j["channels"].is_number_integer() || j["channels"].get<long long>() < 1 ||
+                j["channels"].get<long long>() > 4)
+                return bad("\"channels\" must be an integer from 1 to 4");
+            channels = j["channels"].get<int>();
+        }
+        const std::uint64_t count = width * height * static_cast<std::uint64_t>(channels);
+        if (!in.is_array() || count > kMaxInputValues || in.size() != count)
+            return bad("\"input\" must hold width x height x channels numbers (" + std::to_string(count) +
+                       " for this size, at most " + std::to_string(kMaxInputValues) + ")");
+        Image image = height > 1 || r.size.find_first_of("xX") != std::string::npos
+                          ? Image::planar(static_cast<int>(width), static_cast<int>(height), channels)
+                          : Image::signal(std::vector<float>(static_cast<std::size_t>(width)));
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            if (!in[i].is_number() || !std::isfinite(in[i].get<double>()))
+                return bad("\"input\" holds something other than a finite number");
+            image.data[i] = in[i].get<float>();
+        }
+        r.input = std::move(image);
+    }
     if (j.contains("seed")) {
         if (!j["seed"].is_number_unsigned())
             return bad("\"seed\" must be a whole number");
@@ -155,7 +192,47 @@ std::optional<ApiRequest> parseApiRequest(std::string_view body, const JobSettin
     return r;
 }
 
-Answer runJob(const ApiRequest& request, const JobSettings& settings, bool trace) {
+namespace {
+
+// The kernel file translated and compiled, and what the page needs to know
+// of it before it runs: its catalogue entry and its barriers' lines.
+Answer compileJob(const ApiRequest& request, const JobSettings& settings) {
+    own::CompileOptions options;
+    options.timeLimitSeconds = settings.compileLimitSeconds;
+    options.sandbox = settings.sandbox;
+    own::Diagnostic diagnostic;
+    const auto started = std::chrono::steady_clock::now();
+    auto kernel = own::compileKernelText(kFileName, request.kernel, options, &diagnostic);
+    if (!kernel) {
+        const Error& e = kernel.error();
+        if (e.code == ExitCode::BadInput)
+            return jsonAnswer(refusedJson(diagnostic.line > 0 ? diagnostic.text() : e.message, diagnostic.line,
+                                          diagnostic.column),
+                              "refused");
+        return errorAnswer(500, "internal", e.message);
+    }
+    const KernelInfo& info = *(*kernel)->info;
+    Json names = Json::array();
+    for (std::string_view name : info.arrayNames)
+        names.push_back(std::string(name));
+    Json j;
+    j["status"] = "compiled";
+    j["kernel"] = Json{{"name", std::string(info.name)},
+                       {"dims", info.dims},
+                       {"mask_space", info.maskSpace == Space::Constant ? "constant" : "global"},
+                       {"uses_shared", info.usesShared},
+                       {"array_names", names}};
+    j["barrier_lines"] = (*kernel)->translation.barrierLines;
+    j["compile_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return jsonAnswer(j, "compiled");
+}
+
+}  // namespace
+
+Answer runJob(const ApiRequest& request, const JobSettings& settings, Job job) {
+    if (job == Job::Compile)
+        return compileJob(request, settings);
+    const bool trace = job != Job::Check;
     // Which backend: "auto" is the server's; the CPU is always there; the GPU
     // only where the server is not held to the CPU.
     std::string backend = request.backend == "auto" ? settings.backend : request.backend;
@@ -173,7 +250,9 @@ Answer runJob(const ApiRequest& request, const JobSettings& settings, bool trace
     o.block = request.block;
     o.backend = backend;
     o.dropBarrier = request.dropBarrier;
+    o.schedule = request.schedule;
     o.seed = request.seed;
+    o.inputValues = request.input;
     o.timeLimit = settings.timeLimitSeconds;
     o.compile.timeLimitSeconds = settings.compileLimitSeconds;
     o.compile.sandbox = settings.sandbox;
@@ -217,6 +296,14 @@ Answer runJob(const ApiRequest& request, const JobSettings& settings, bool trace
     if (!result->trace || !result->problems)
         return errorAnswer(500, "internal", "the run returned no trace");
     const std::string verdict = result->problems->clean() ? "clean" : "problems";
+    if (job == Job::Run) {
+        Answer a;
+        a.contentType = "application/octet-stream";
+        a.body = own::encodeServedRun(*result, verdict, loaded.printout.lines);
+        a.verdict = verdict;
+        a.events = result->trace->eventCount();
+        return a;
+    }
     if (trace) {
         Answer a;
         a.contentType = "application/octet-stream";

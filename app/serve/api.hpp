@@ -17,6 +17,9 @@
 namespace tilescope::serve {
 
 constexpr std::size_t kMaxKernelBytes = 64 * 1024;
+// A request's body: the kernel, and an input given as its values (the page's).
+constexpr std::size_t kMaxBodyBytes = 2 * 1024 * 1024;
+constexpr std::size_t kMaxInputValues = 256 * 1024;
 
 // What the server allows every job.
 struct JobSettings {
@@ -36,8 +39,14 @@ struct ApiRequest {
     int block = 0;
     std::string backend = "auto";
     std::string dropBarrier;  // "" , "all" or "23,31"
+    std::string schedule;     // "", "in-order", "reverse" or "random" (the CPU executor's warp order)
     unsigned seed = 7;
+    std::optional<Image> input;  // the input's values (else generated from `size` and `seed`)
 };
+
+// What a request asks for: the check's report, the trace, the run as the page
+// takes it (own/served_run.hpp), or the compile alone.
+enum class Job { Check, Trace, Run, Compile };
 
 // A response: its HTTP status, type and body, and the verdict for the log.
 struct Answer {
@@ -51,7 +60,9 @@ struct Answer {
 // Reads the request's JSON. On failure, `error` holds the answer: 400 for
 // JSON that is not a request, 413 for a kernel over kMaxKernelBytes or a
 // size whose run would pass the event budget.
-std::optional<ApiRequest> parseApiRequest(std::string_view body, const JobSettings& settings, Answer& error);
+// A compile request needs the kernel alone.
+std::optional<ApiRequest> parseApiRequest(std::string_view body, const JobSettings& settings, Answer& error,
+                                          Job job = Job::Check);
 
 // An answer of JSON {"status": status, "error": message}.
 Answer errorAnswer(int httpStatus, const std::string& status, const std::string& message);
@@ -62,6 +73,12 @@ Answer errorAnswer(int httpStatus, const std::string& status, const std::string&
 // "clean" or "problems"; "refused" (with "line", "column" and "reason") when
 // the kernel file is refused or its run fails; "backend" when the backend
 // asked for is unavailable.
-Answer runJob(const ApiRequest& request, const JobSettings& settings, bool trace);
+//
+// Job::Run answers the run as own/served_run.hpp encodes it (the page's
+// Runner takes it as its own run's result). Job::Compile translates and
+// compiles the file only, and answers {"status": "compiled", "kernel":
+// {"name", "dims", "mask_space", "uses_shared", "array_names"},
+// "barrier_lines": [...], "compile_ms"}, or the refusal.
+Answer runJob(const ApiRequest& request, const JobSettings& settings, Job job);
 
 }  // namespace tilescope::serve

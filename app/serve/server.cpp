@@ -139,7 +139,8 @@ fs::path findWeb(const std::string& given) {
 const char* kNoWebPage = R"(<!doctype html>
 <html><head><meta charset="utf-8"><title>TileScope server</title></head>
 <body><h1>TileScope server</h1>
-<p>This server answers the API (<code>/api/check</code>, <code>/api/trace</code>, <code>/api/health</code>;
+<p>This server answers the API (<code>/api/check</code>, <code>/api/trace</code>, <code>/api/run</code>,
+<code>/api/compile</code>, <code>/api/health</code>;
 docs/serve.md) but holds no web build to serve.</p>
 <p>Build it (docs/web.md: <code>emcmake cmake -S . -B build-web &amp;&amp; cmake --build build-web</code>) and start
 the server with <code>tilescope serve --web build-web/web ...</code>.</p></body></html>
@@ -202,7 +203,7 @@ int runServer(const ServeOptions& o) {
         ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     });
     // A kernel of 64 KB escaped into JSON, and a mask: past this the body is not read (413).
-    server.set_payload_max_length(4 * kMaxKernelBytes + 64 * 1024);
+    server.set_payload_max_length(kMaxBodyBytes);
 
     auto clientOf = [&o](const httplib::Request& req) {
         if (o.behindProxy && req.has_header("X-Forwarded-For")) {
@@ -233,8 +234,9 @@ int runServer(const ServeOptions& o) {
         std::fflush(stdout);
     });
 
-    auto api = [&](bool trace) {
-        return [&, trace](const httplib::Request& req, httplib::Response& res) {
+    auto api = [&](Job job) {
+        const bool trace = job == Job::Trace || job == Job::Run;
+        return [&, job, trace](const httplib::Request& req, httplib::Response& res) {
             const auto start = std::chrono::steady_clock::now();
             auto finish = [&] {
                 const double ms =
@@ -256,14 +258,14 @@ int runServer(const ServeOptions& o) {
                 return finish();
             }
             Answer error;
-            auto request = parseApiRequest(req.body, o.job, error);
+            auto request = parseApiRequest(req.body, o.job, error, job);
             if (!request) {
                 send(res, error);
                 return finish();
             }
             res.set_header("X-Tilescope-Kernel", textHash(request->kernel));
             auto task = std::make_shared<std::packaged_task<Answer()>>(
-                [request = std::move(*request), settings = o.job, trace] { return runJob(request, settings, trace); });
+                [request = std::move(*request), settings = o.job, job] { return runJob(request, settings, job); });
             std::future<Answer> answer = task->get_future();
             if (!jobs.push([task] { (*task)(); })) {
                 send(res, errorAnswer(503, "busy", "the server's queue is full; try again shortly"));
@@ -289,8 +291,10 @@ int runServer(const ServeOptions& o) {
             finish();
         };
     };
-    server.Post("/api/check", api(false));
-    server.Post("/api/trace", api(true));
+    server.Post("/api/check", api(Job::Check));
+    server.Post("/api/trace", api(Job::Trace));
+    server.Post("/api/run", api(Job::Run));
+    server.Post("/api/compile", api(Job::Compile));
     server.Get("/api/health", [&](const httplib::Request&, httplib::Response& res) {
         Json j{{"status", "ok"},
                {"version", TILESCOPE_VERSION_STRING},
@@ -388,7 +392,10 @@ int runServer(const ServeOptions& o) {
                 gpu                      ? ("kernels on the CPU and on " + gpuName).c_str()
                 : o.job.backend == "cpu" ? "kernels on the CPU"
                                          : ("kernels on the CPU: " + gpuReason).c_str());
-    std::printf("tilescope serve: give the class http://%s:%d/ and the token (docs/serve.md)\n", shown.c_str(), port);
+    // The token in the link's fragment, which no browser sends to a server:
+    // the page keeps it (docs/serve.md, The page).
+    std::printf("tilescope serve: give the class http://%s:%d/#token=<the token> (docs/serve.md)\n", shown.c_str(),
+                port);
     if (web.empty())
         std::printf("tilescope serve: no web build found (--web build-web/web); / says how to build it\n");
     else

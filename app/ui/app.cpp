@@ -33,6 +33,7 @@
 #include "io/whole_file.hpp"
 #include "model/background_task.hpp"
 #include "model/kernel_file.hpp"
+#include "model/served_client.hpp"
 #include "model/lesson_player.hpp"
 #include "model/settings.hpp"
 #include "model/trace_session.hpp"
@@ -180,6 +181,17 @@ Status App::open() {
                                                     TraceSessionCallbacks{.wake = [] { gfx::Window::wake(); }});
     m_kernelFile = std::make_unique<KernelFile>();
     m_kernelFile->setOnDone([] { gfx::Window::wake(); });
+    if (m_options.served) {
+        m_kernelFile->setServed(m_options.served);
+        // Runs wait for the server's answers: each wakes the runners that asked.
+        m_options.served->setOnAnswer([this] {
+            if (m_runner)
+                m_runner->answerArrived();
+            if (m_traceSession)
+                m_traceSession->answerArrived();
+            gfx::Window::wake();
+        });
+    }
     m_lessons = std::make_unique<LessonPlayer>();
     m_lessonPanel = std::make_unique<LessonPanel>(*m_lessons, m_theme, m_probe);
     makePanels();
@@ -254,6 +266,8 @@ void App::close() {
     if (!m_window)
         return;
     saveSettingsIfChanged(true);
+    if (m_options.served)
+        m_options.served->setOnAnswer(nullptr);
     m_exporter.reset();  // an unfinished export leaves nothing behind
     m_exportDialog.reset();
     // The panels first: they hold the models below (and their textures go
@@ -333,6 +347,7 @@ std::string App::hostLayoutJson() const {
     nlohmann::json page = nlohmann::json::object();
     page["settled"] = settled();
     page["redrawn"] = m_frameRenderer ? m_frameRenderer->redrawnLastFrame() : 1.0;
+    page["served"] = m_options.servedName;  // the server that compiles kernel files ("": none)
     return m_probe.toJson(m_window->framebufferWidth(), m_window->framebufferHeight(), scale, &page);
 }
 

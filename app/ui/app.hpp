@@ -52,6 +52,7 @@ namespace tilescope::ui {
 class LegendPanel;
 class TraceSession;
 class KernelFile;
+class ServedClient;
 class LessonPlayer;
 class LessonPanel;
 struct EditorCallbacks;
@@ -99,6 +100,11 @@ struct AppOptions {
     int lessonStep = 0;
     std::string lessonAnswer;  // typed numbers, or cells "x,y x,y" for a question answered by cells
     bool lessonReveal = false;
+    // The page served by `tilescope serve`: kernel files are compiled and run
+    // there (model/served_client.hpp). Null: no server (the desktop, or the
+    // page on a static host).
+    std::shared_ptr<ServedClient> served;
+    std::string servedName;  // what the page calls the server ("labpc:8000, NVIDIA H100")
 };
 
 class App {

@@ -76,7 +76,13 @@ EditorCallbacks App::editorCallbacks() {
 void App::openKernelFileAtStart() {
     // --kernel-file, else the file open last time (when it is still there).
     std::string path = m_options.kernelFile.string();
-    if (path.empty() && !m_configDir.empty()) {
+#if defined(__EMSCRIPTEN__)
+    // The page without a server cannot compile the file it had open.
+    const bool canCompile = m_options.served != nullptr;
+#else
+    const bool canCompile = true;
+#endif
+    if (path.empty() && !m_configDir.empty() && canCompile) {
         std::error_code error;
         if (!m_settings.kernelFile.empty() && fs::is_regular_file(m_settings.kernelFile, error))
             path = m_settings.kernelFile;
@@ -120,6 +126,13 @@ void App::showEditor() {
 }
 
 void App::requestOpenKernel() {
+#if defined(__EMSCRIPTEN__)
+    // The page: the browser's file picker (the file goes into the browser's
+    // storage, and comes back as a dropped file does), where a server runs it.
+    if (m_options.served)
+        m_window->chooseFiles(".cu,.cuh");
+    return;
+#endif
     showEditor();
     EditorState& state = m_kernelFile->state();
     state.showPathField = true;
@@ -285,11 +298,15 @@ void App::prepareKernelFileJob(RunJob& job) const {
 void App::drawKernelFileMenu() {
 #if defined(__EMSCRIPTEN__)
     // A page has no C++ compiler and cannot start the process a student's
-    // kernel runs in: the desktop app (or its command line) runs them.
-    ImGui::MenuItem("Open kernel... (in the desktop app)", nullptr, false, false);
-    ImGui::SetItemTooltip("Your own CUDA file is compiled by a C++ compiler and run in a process of its own: "
-                          "install TileScope on a computer to run it.");
-    return;
+    // kernel runs in: a computer does, the teacher's (`tilescope serve`,
+    // which serves this page too) or the student's own (the desktop app).
+    if (!m_options.served) {
+        ImGui::MenuItem("Open kernel... (needs tilescope serve)", nullptr, false, false);
+        ImGui::SetItemTooltip("Your own CUDA file is compiled by a C++ compiler and run in a process of its own, "
+                              "which a page cannot do. Open this page from `tilescope serve` (the link your teacher "
+                              "gives), or install TileScope on a computer.");
+        return;
+    }
 #endif
     if (ImGui::MenuItem("Open kernel...", "Ctrl+K"))
         requestOpenKernel();
@@ -298,11 +315,16 @@ void App::drawKernelFileMenu() {
             if (ImGui::MenuItem(e.label.c_str()))
                 newFromExercise(e.file);
         ImGui::Separator();
-        ImGui::TextDisabled("a copy goes into %s", exerciseCopyFolder().string().c_str());
+        if (m_options.served)
+            ImGui::TextDisabled("a copy is kept in this browser's storage");
+        else
+            ImGui::TextDisabled("a copy goes into %s", exerciseCopyFolder().string().c_str());
         ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Save and compile the kernel", "Ctrl+S", false, m_kernelFile->isOpen()))
         m_kernelFile->compile();
+    if (m_options.served)
+        ImGui::TextDisabled("kernels compile and run on %s", m_options.servedName.c_str());
 }
 
 }  // namespace tilescope::ui

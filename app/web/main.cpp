@@ -4,12 +4,19 @@
 // storage (IndexedDB, mounted by page.js at /persist before this starts).
 #include <emscripten.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 
+#include "model/served_client.hpp"
 #include "ui/app.hpp"
 
 // (A named namespace: the link's Asyncify list names the functions that may be
@@ -49,9 +56,70 @@ std::string parameter(const char* name) {
     return value;
 }
 
+// [SECTION] The server behind the page
+
+// What page.js found at /api/health before the program started: the
+// server's name and GPU ("" when the page comes from a static host).
+EM_JS(char*, pageServer, (), {
+    const value = Module.tilescopeServer || String();
+    const size = lengthBytesUTF8(value) + 1;
+    const text = _malloc(size);
+    stringToUTF8(value, text, size);
+    return text;
+});
+
+// POSTs `body` to `path` with the class's token (page.js keeps it); the
+// reply comes back through tilescope_served_reply with the same id.
+EM_JS(void, pagePost, (int id, const char* path, const char* body), {
+    const headers = {'Content-Type': 'application/json'};
+    if (Module.tilescopeToken) headers['Authorization'] = 'Bearer ' + Module.tilescopeToken;
+    const reply = (status, bytes) => {
+        const pointer = _malloc(Math.max(1, bytes.length));
+        HEAPU8.set(bytes, pointer);
+        Module.ccall('tilescope_served_reply', null, ['number', 'number', 'number', 'number'],
+                     [id, status, pointer, bytes.length]);
+        _free(pointer);
+    };
+    fetch(UTF8ToString(path).replace(/^\//, ''), {method: 'POST', headers: headers, body: UTF8ToString(body)})
+        .then(async (response) => reply(response.status, new Uint8Array(await response.arrayBuffer())))
+        .catch(() => reply(0, new Uint8Array(0)));
+});
+
+std::map<int, std::function<void(ui::ServedReply)>> g_replies;
+int g_nextReply = 1;
+
+void post(const std::string& path, const std::string& body, std::function<void(ui::ServedReply)> done) {
+    const int id = g_nextReply++;
+    g_replies[id] = std::move(done);
+    pagePost(id, path.c_str(), body.c_str());
+}
+
+// ?open=FILE: a kernel file from the page's own folder (a teacher's link to
+// an exercise, page.js fetched it into /incoming). The student's copy lives
+// in the browser's storage: a later visit of the same link opens that copy,
+// with their edits, not the teacher's file again.
+std::string openedKernel() {
+    namespace fs = std::filesystem;
+    const std::string name = parameter("open");
+    // A plain file name (page.js fetched only such a name).
+    if (name.empty() || name.front() == '.' || name.size() < 4 || name.compare(name.size() - 3, 3, ".cu") != 0 ||
+        name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != std::string::npos)
+        return {};
+    std::error_code error;
+    const fs::path incoming = fs::path("/incoming") / name;
+    if (name.empty() || !fs::is_regular_file(incoming, error))
+        return {};
+    const fs::path copy = fs::path("/persist/kernels") / name;
+    fs::create_directories(copy.parent_path(), error);
+    if (!fs::exists(copy, error))
+        fs::copy_file(incoming, copy, error);
+    return error ? std::string() : copy.string();
+}
+
 // A link can open the app in a state, as the desktop's command line can
 // (`tilescope screenshot --select X,Y --step S --lecture`): ?select=X,Y,
-// ?step=S, ?lecture=1, ?charts=1 (the strategies compared); ?probe=1 records where things are drawn, for the
+// ?step=S, ?lecture=1, ?charts=1 (the strategies compared), ?show=editor,problems (panels opened),
+// ?open=FILE (a kernel file beside the page, with `tilescope serve`); ?probe=1 records where things are drawn, for the
 // page's tests (tests/web/).
 void applyParameters(ui::AppOptions& options) {
     int x = 0, y = 0;
@@ -67,7 +135,26 @@ void applyParameters(ui::AppOptions& options) {
         panels[ui::PanelId::Charts] = true;
         options.panels = panels;
     }
+    // ?show=editor,problems: those panels open beside the usual ones.
+    if (const std::string show = parameter("show"); !show.empty()) {
+        ui::PanelVisibility panels = options.panels.value_or(ui::PanelVisibility());
+        std::size_t from = 0;
+        while (from <= show.size()) {
+            const std::size_t comma = std::min(show.find(',', from), show.size());
+            if (bool* shown = panels.find(std::string_view(show).substr(from, comma - from)))
+                *shown = true;
+            from = comma + 1;
+        }
+        options.panels = panels;
+    }
     options.probe = parameter("probe") == "1";
+    char* server = pageServer();
+    options.servedName = server;
+    std::free(server);
+    if (!options.servedName.empty()) {
+        options.served = std::make_shared<ui::ServedClient>(post, options.servedName);
+        options.kernelFile = openedKernel();
+    }
 }
 
 }  // namespace tilescope::web
@@ -78,6 +165,17 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* tilescope_layout() {
     static std::string json;
     json = tilescope::web::g_app ? tilescope::web::g_app->hostLayoutJson() : "{}";
     return json.c_str();
+}
+
+// The reply to pagePost's request `id`.
+extern "C" EMSCRIPTEN_KEEPALIVE void tilescope_served_reply(int id, int status, const char* bytes, int size) {
+    using namespace tilescope::web;
+    auto it = g_replies.find(id);
+    if (it == g_replies.end())
+        return;
+    auto done = std::move(it->second);
+    g_replies.erase(it);
+    done(tilescope::ui::ServedReply{status, std::string(bytes, static_cast<std::size_t>(size))});
 }
 
 int main() {

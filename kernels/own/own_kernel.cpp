@@ -618,7 +618,12 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     }
 
     // What the app and the trace call this kernel and its arrays.
-    const Translation& t = kernel->translation;
+    kernel->entry.emplace(describeKernel(kernel->translation, path, text));
+    kernel->info = &kernel->entry->info();
+    return std::shared_ptr<const OwnKernel>(std::move(kernel));
+}
+
+OwnEntryDescription describeKernel(const Translation& t, const std::string& path, const std::string& text) {
     const KernelDeclaration& k = t.kernels.front();
     OwnEntryDescription d;
     d.name = k.name;
@@ -639,9 +644,7 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     for (const SharedDeclaration& s : k.shared)
         d.arrayNames[kArrayShared] += (d.arrayNames[kArrayShared].empty() ? "" : ", ") + s.name;
     d.usesShared = !k.shared.empty();
-    kernel->entry.emplace(std::move(d));
-    kernel->info = &kernel->entry->info();
-    return std::shared_ptr<const OwnKernel>(std::move(kernel));
+    return d;
 }
 
 // [SECTION] Running in the worker.
@@ -878,6 +881,7 @@ Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& m
 }  // namespace
 
 Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
+    if (kernel.remote) return kernel.remote->run(kernel, req);
     if (!req.input || !req.mask) return Error{ExitCode::Internal, "runOwnKernel: no input or mask"};
     const Image& input = *req.input;
     const Mask& mask = *req.mask;

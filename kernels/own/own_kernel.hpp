@@ -30,6 +30,23 @@ struct CompileOptions {
     SandboxLimits limits;
 };
 
+class OwnKernel;
+
+// Where a kernel compiled elsewhere runs: the page's kernels, compiled and
+// run by a `tilescope serve` (app/model/served_client.hpp). runOwnKernel
+// hands such a kernel's runs to it.
+class RemoteRuns {
+public:
+    virtual ~RemoteRuns() = default;
+    // Whether the run `request` asks for has its answer here (the server
+    // answered, or refused). When not, asks the server for it (once) and
+    // returns false: the caller asks again later.
+    virtual bool ready(const OwnKernel& kernel, const RunRequest& request) = 0;
+    // The run, once ready: as runOwnKernel answers for a kernel of this
+    // machine (the server's refusal as an Error naming the file's line).
+    virtual Result<RunResult> run(const OwnKernel& kernel, const RunRequest& request) = 0;
+};
+
 class OwnKernel {
 public:
     Translation translation;
@@ -47,6 +64,9 @@ public:
     // long as they are used.
     std::optional<OwnEntry> entry;
     const KernelInfo* info = nullptr;  // &entry->info()
+    // A kernel compiled and run elsewhere (no directory, no library): its
+    // runs are the remote's.
+    std::shared_ptr<RemoteRuns> remote;
 
     OwnKernel() = default;
     OwnKernel(const OwnKernel&) = delete;
@@ -63,6 +83,10 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelFile(const std::string& pa
 Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& path, const std::string& text,
                                                            const CompileOptions& options = {},
                                                            Diagnostic* diagnostic = nullptr);
+
+// The catalogue entry a translated file's kernel gets: its name, dimension,
+// where it reads the mask, and the names of its arrays.
+OwnEntryDescription describeKernel(const Translation& translation, const std::string& path, const std::string& text);
 
 // Runs the kernel in the worker (the runner calls this for RunRequest::own):
 // the student's launch() with N, M and P, on the CPU executor. A crash, a

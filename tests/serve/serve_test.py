@@ -35,6 +35,7 @@ import json
 import os
 import re
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -396,7 +397,58 @@ def case_backend(t):
                    "cuda without a GPU: backend, got %s" % answer)
 
 
-CASES = {"check": case_check, "trace": None, "health": case_health, "hostile": case_hostile,
+def case_page(t):
+    """The page's two requests: /api/compile, then /api/run with its own input."""
+    good = os.path.join(OWN, "good", "conv2d_tiled_student.cu")
+    broken = os.path.join(OWN, "broken", "syntax_missing_semicolon.cu")
+    with Server(t, "--backend", "cpu") as s:
+        status, _, answer = s.post("/api/compile", {"kernel": read(good)})
+        expect(status == 200 and answer.get("status") == "compiled", "compile: %s %s" % (status, answer))
+        kernel = answer.get("kernel", {}) if isinstance(answer, dict) else {}
+        expect(kernel.get("name") == "conv2d_tiled" and kernel.get("dims") == 2 and
+               kernel.get("mask_space") == "constant" and kernel.get("uses_shared") is True and
+               kernel.get("array_names", [None] * 4)[3] == "N_ds" and answer.get("barrier_lines") == [40],
+               "compile: the kernel's entry, %s" % answer)
+        status, _, answer = s.post("/api/compile", {"kernel": read(broken)})
+        expect(answer.get("status") == "refused" and answer.get("line") == 21 and answer.get("column") == 52,
+               "compile refused at 21:52: %s" % answer)
+        status, _, answer = s.post("/api/compile", {"kernel": read(good)}, token="wrong")
+        expect(status == 401, "compile with a wrong token: 401, got %s" % status)
+
+        # The page's own input: 7 x 5 values, a 3 x 3 mask; the run against
+        # `tilescope check` on the same numbers written as a file.
+        values = [float((i * 37) % 11) for i in range(35)]
+        mask = [[0.0, 0.1, 0.0], [0.2, 0.3, 0.1], [0.0, 0.2, 0.1]]
+        request = {"kernel": read(good), "size": "7x5", "input": values, "mask": mask, "backend": "cpu"}
+        status, headers, data = s.request("POST", "/api/run", json.dumps(request),
+                                          headers={"Accept-Encoding": "gzip"})
+        expect(status == 200 and headers.get("content-encoding") == "gzip", "run: 200 gzip, %s %s" % (status, headers))
+        raw = gzip.decompress(data) if headers.get("content-encoding") == "gzip" else data
+        expect(raw.startswith(b"TSRUN\0\0\0"), "run: the served run's magic")
+        if raw.startswith(b"TSRUN"):
+            size = int.from_bytes(raw[12:16], "little")
+            header = json.loads(raw[16:16 + size])
+            trace = int.from_bytes(raw[16 + size:24 + size], "little")
+            output = raw[24 + size + trace:]
+            expect(header.get("status") == "clean" and header.get("output") == {
+                "width": 7, "height": 5, "channels": 1, "rank": 2} and len(output) == 35 * 4,
+                "run: %s, %d bytes of output" % (header, len(output)))
+            got = struct.unpack("<35f", output) if len(output) == 140 else ()
+            want = [sum(mask[i][j] * (values[(y + i - 1) * 7 + x + j - 1] if 0 <= y + i - 1 < 5 and
+                                      0 <= x + j - 1 < 7 else 0.0) for i in range(3) for j in range(3))
+                    for y in range(5) for x in range(7)]
+            expect(len(got) == 35 and max(abs(a - b) for a, b in zip(got, want)) < 1e-5,
+                   "run: the output is the convolution of the input sent (%s)" % (got[:4],))
+        for bad, what in ((dict(request, input=values[:-1]), "an input one value short"),
+                          (dict(request, input=values[:-1] + ["x"]), "an input with a string"),
+                          (dict(request, channels=9), "9 channels"),
+                          (dict(request, schedule="sideways"), "an unknown schedule")):
+            status, _, answer = s.post("/api/run", bad)
+            expect(status == 400 and answer.get("status") == "bad_request", "run with %s: 400, got %s %s" %
+                   (what, status, answer))
+
+
+CASES = {"check": case_check, "page": case_page, "trace": None, "health": case_health, "hostile": case_hostile,
          "requests": case_requests, "slow": case_slow, "static": case_static, "backend": case_backend}
 
 

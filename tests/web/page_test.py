@@ -200,6 +200,23 @@ def press_and_wait(browser, key, code, keycode, before):
     return info
 
 
+def step_into_computing(browser, failures, info):
+    """From step 0, → until the first step of phase 1 (after the barrier that
+    ends the tile load), then three steps more (as the desktop test's
+    computeStep), checking that each press moves one step. Returns the
+    stepping bar's (step, steps, phase) and the presses."""
+    presses, extra = 0, 3
+    while info and presses < 400 and (info[2] < 1 or extra > 0):
+        if info[2] >= 1:
+            extra -= 1
+        before = info[0]
+        info = press_and_wait(browser, "ArrowRight", "ArrowRight", 39, before)
+        presses += 1
+        if not failures.check(info and info[0] == before + 1, f"→ moved from step {before} to {info and info[0]}"):
+            break
+    return info, presses
+
+
 def check_corner_block(failures, shot, lay):
     cell0 = item(lay, "grid.cell0")["rect"]
     view = item(lay, "grid.view")["rect"]
@@ -318,17 +335,7 @@ def main():
             info = step_info(layout(browser))
         failures.check(info is not None and info[0] == 0, f"Home goes to step 0 ({info})")
         presses, frames_start = 0, time.time()
-        # Until the first step of phase 1, then three steps more (as the
-        # desktop test's computeStep): each press one step.
-        extra = 3
-        while info and presses < 400 and (info[2] < 1 or extra > 0):
-            if info[2] >= 1:
-                extra -= 1
-            before = info[0]
-            info = press_and_wait(browser, "ArrowRight", "ArrowRight", 39, before)
-            presses += 1
-            if not failures.check(info and info[0] == before + 1, f"→ moved from step {before} to {info and info[0]}"):
-                break
+        info, presses = step_into_computing(browser, failures, info)
         stepping = time.time() - frames_start
         report["key_steps"] = presses
         report["key_steps_per_second"] = round(presses / stepping, 1)
