@@ -36,6 +36,8 @@ TEST_P(EveryKernel, MatchesReferenceOnAwkwardSizesAndEveryRadius) {
         if (k.asPrinted)
             continue;
         for (int r = 0; r <= 7; ++r) {
+            if (!inSweep(r, 7))
+                continue;
             const int w = 2 * r + 1;
             const Mask mask = randomMask(w, k.dims == 2, 100 + r);
             if (k.dims == 1) {
@@ -117,6 +119,8 @@ TEST_P(EveryKernel, EveryBlockEdgeAtEveryRadius) {
                                                    : std::vector<int>{1, 3, 4, 8, 12, 16, 20, 24, 31, 32};
         const Image& in = k.dims == 1 ? signal : image;
         for (int r = 0; r <= 7; ++r) {
+            if (!inSweep(r, 7))
+                continue;
             const Mask mask = randomMask(2 * r + 1, k.dims == 2, 300 + r);
             for (int edge : edges) {
                 auto result = run(k.name, in, mask, edge, backend);
@@ -142,8 +146,11 @@ TEST_P(EveryKernel, EveryBlockEdgeAtEveryRadius) {
     // its two staged tiles, 4 * edge + 8 floats wide and 2 * edge + 2r tall,
     // need more shared memory than the run's device gives a block.
     const DeviceLimits limits = currentLimits();  // what the runner plans with, for either backend
-    int expectedRefused = 0;
+    int expectedRefused = 0, radii = 0;
     for (int r = 0; r <= 7; ++r) {
+        if (!inSweep(r, 7))
+            continue;
+        ++radii;
         for (int edge : {1, 3, 4, 8, 12, 16, 20, 24, 31, 32}) {
             expectedRefused += edge <= 2 * r ? 2 : 0;
             if (r == 3 || r == 4) {
@@ -155,7 +162,7 @@ TEST_P(EveryKernel, EveryBlockEdgeAtEveryRadius) {
             expectedRefused += r > edge ? 1 : 0;
     }
     EXPECT_EQ(refused, expectedRefused);
-    EXPECT_EQ(ran + refused, 4 * 8 * 8 + 7 * 8 * 10);
+    EXPECT_EQ(ran + refused, 4 * radii * 8 + 7 * radii * 10);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, EveryKernel, ::testing::ValuesIn(availableBackends()),

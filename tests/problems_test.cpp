@@ -334,6 +334,8 @@ TEST_P(Detector, TheCorrectedKernelsHaveNoProblemsOverTheSweep) {
         const std::vector<int> edges =
             k.dims == 1 ? std::vector<int>{1, 4, 33, 64, 256} : std::vector<int>{1, 4, 8, 16, 20, 31};
         for (int r : {0, 1, 2, 4, 7}) {
+            if (!inSweep(r, 7))
+                continue;
             const Mask mask = randomMask(2 * r + 1, k.dims == 2, 100 + r);
             for (int edge : edges) {
                 const std::size_t count = k.dims == 1 ? sizes1D.size() : shapes2D.size();
@@ -353,7 +355,8 @@ TEST_P(Detector, TheCorrectedKernelsHaveNoProblemsOverTheSweep) {
             }
         }
     }
-    EXPECT_GT(runs, 800) << runs;  // what the planner accepts of 7 kernels x 5 radii x 5 or 6 edges x 5 or 6 inputs
+    // What the planner accepts of 7 kernels x 5 radii (3 in the sanitizer build) x 5 or 6 edges x 5 or 6 inputs.
+    EXPECT_GT(runs, kSweepStride == 1 ? 800 : 450) << runs;
 }
 
 // Each tiled kernel, its barriers dropped one at a time: flagged on the line
