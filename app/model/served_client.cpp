@@ -177,7 +177,9 @@ std::string ServedClient::runBody(const own::OwnKernel& kernel, const RunRequest
     }
     if (request.block > 0)
         j["block"] = request.block;
-    j["backend"] = request.backend == Backend::Cuda ? "cuda" : request.backend == Backend::Cpu ? "cpu" : "auto";
+    // The page's own backend is the browser's CPU; the server's is its own:
+    // its GPU where it has one (a GPU asked for by name stays asked for).
+    j["backend"] = request.backend == Backend::Cuda ? "cuda" : "auto";
     if (request.drop.all)
         j["drop_barrier"] = "all";
     else if (!request.drop.lines.empty())

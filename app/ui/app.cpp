@@ -225,6 +225,12 @@ Status App::open() {
         }
     }
     m_savedSettingsJson = settingsToJson(m_settings);
+#if defined(__EMSCRIPTEN__)
+    // The page's ?open=FILE opened the student's copy in the browser's
+    // storage: remembered at once, so that a reload opens it again.
+    if (!m_options.kernelFile.empty())
+        m_savedSettingsJson.clear();
+#endif
     return success();
 }
 

@@ -80,7 +80,7 @@ EM_JS(void, pagePost, (int id, const char* path, const char* body), {
                      [id, status, pointer, bytes.length]);
         _free(pointer);
     };
-    fetch(UTF8ToString(path).replace(/^\//, ''), {method: 'POST', headers: headers, body: UTF8ToString(body)})
+    fetch(UTF8ToString(path), {method: 'POST', headers: headers, body: UTF8ToString(body)})
         .then(async (response) => reply(response.status, new Uint8Array(await response.arrayBuffer())))
         .catch(() => reply(0, new Uint8Array(0)));
 });
@@ -91,7 +91,9 @@ int g_nextReply = 1;
 void post(const std::string& path, const std::string& body, std::function<void(ui::ServedReply)> done) {
     const int id = g_nextReply++;
     g_replies[id] = std::move(done);
-    pagePost(id, path.c_str(), body.c_str());
+    // Relative to the page ("api/run"): a server behind a proxy's path prefix works too.
+    const std::string relative = !path.empty() && path.front() == '/' ? path.substr(1) : path;
+    pagePost(id, relative.c_str(), body.c_str());
 }
 
 // ?open=FILE: a kernel file from the page's own folder (a teacher's link to
