@@ -303,6 +303,32 @@ TEST(GradeSubmissions, FindsFilesAndFoldersAndRefusesBadOnes) {
     EXPECT_NE(none.error().message.find("no submissions"), std::string::npos);
 }
 
+// A submission that is a link is refused before it is read: what it points
+// at (here a secret outside the class's folder) never reaches the report.
+TEST(GradeSubmissions, ALinkIsRefusedAndWhatItPointsAtIsNeverRead) {
+    test::ScratchDir dir("grade_links");
+    fs::create_directories(dir / "class");
+    fs::create_directories(dir / "outside");
+    spit(dir / "outside/secret.cu", "TOP-SECRET grader's solution\n");
+    fs::create_symlink(dir / "outside/secret.cu", dir / "class/mallory.cu");
+    fs::create_directories(dir / "class/trudy");
+    fs::create_symlink(dir / "outside/secret.cu", dir / "class/trudy/kernel.cu");
+    fs::create_directory_symlink(dir / "outside", dir / "class/eve");
+    fs::copy(kSource / "tests/own/good/conv1d_basic_student.cu", dir / "class/bob.cu");
+
+    auto found = grade::findSubmissions(dir / "class");
+    ASSERT_TRUE(found) << found.error().message;
+    std::map<std::string, grade::Submission> by;
+    for (const auto& s : *found)
+        by[s.student] = s;
+    ASSERT_EQ(by.size(), 4u);
+    EXPECT_TRUE(by["bob"].refused.empty()) << by["bob"].refused;
+    for (const char* who : {"mallory", "trudy", "eve"}) {
+        EXPECT_NE(by[who].refused.find("is a link"), std::string::npos) << who << ": " << by[who].refused;
+        EXPECT_EQ(by[who].refused.find("TOP-SECRET"), std::string::npos) << who;
+    }
+}
+
 TEST(GradeSubmissions, SafeFolderNames) {
     EXPECT_EQ(grade::safeFolderName("alice"), "alice");
     EXPECT_EQ(grade::safeFolderName("Zoë Ng"), "Zo__Ng");

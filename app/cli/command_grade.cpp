@@ -43,16 +43,9 @@ struct GradeOptions {
 // of its own). Required where none can be had is bad input, said before any
 // grading: a class's code would run with the teacher's rights.
 Result<own::SandboxMode> sandboxOf(const GradeOptions& o) {
-    const std::string text = !o.sandbox.empty() ? o.sandbox : o.gradescope ? "auto" : "required";
-    const std::optional<own::SandboxMode> mode = own::parseSandboxMode(text);
-    if (!mode)
-        return badInput("--sandbox " + text + ": give required, auto or off");
-    if (Result<bool> wanted = own::sandboxWanted(*mode); !wanted)
-        return Error{wanted.error().code,
-                     wanted.error().message +
-                         "; grading runs each student's code on this machine, so it needs the sandbox (give "
-                         "--sandbox off only where each submission has a container of its own)"};
-    return *mode;
+    return classSandbox(o.sandbox, o.gradescope ? "auto" : "required",
+                        "grading runs each student's code on this machine, so it needs the sandbox (give "
+                        "--sandbox off only where each submission has a container of its own)");
 }
 
 // What class.json and the summary say of the sandbox the class ran in.

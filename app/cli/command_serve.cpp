@@ -60,13 +60,13 @@ Command addServeCommand(CLI::App& app) {
                                o->token = t;
                        // Students' code on this machine: the sandbox, or a
                        // refusal before the server listens.
-                       o->job.sandbox = *own::parseSandboxMode(o->sandbox);
-                       if (Result<bool> wanted = own::sandboxWanted(o->job.sandbox); !wanted)
-                           return fail(Error{wanted.error().code,
-                                             wanted.error().message +
-                                                 "; the server runs students' code on this machine, so it needs "
-                                                 "the sandbox (--sandbox auto runs without it where it cannot be "
-                                                 "had)"});
+                       auto sandbox = classSandbox(o->sandbox, "required",
+                                                   "the server runs students' code on this machine, so it needs "
+                                                   "the sandbox (--sandbox auto runs without it where it cannot "
+                                                   "be had)");
+                       if (!sandbox)
+                           return fail(sandbox.error());
+                       o->job.sandbox = *sandbox;
                        if (const std::string note = own::sandboxNote(o->job.sandbox); !note.empty())
                            std::fprintf(stderr, "tilescope serve: %s\n", note.c_str());
                        return serve::runServer(*o);

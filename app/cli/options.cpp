@@ -151,6 +151,16 @@ std::string generatedMaskText(int dims, int radius) {
            " in reading order, scaled to add up to 1";
 }
 
+Result<own::SandboxMode> classSandbox(const std::string& text, const char* fallback, const std::string& why) {
+    const std::string name = text.empty() ? fallback : text;
+    const std::optional<own::SandboxMode> mode = own::parseSandboxMode(name);
+    if (!mode)
+        return badInput("--sandbox " + name + ": give required, auto or off");
+    if (Result<bool> wanted = own::sandboxWanted(*mode); !wanted)
+        return Error{wanted.error().code, wanted.error().message + "; " + why};
+    return *mode;
+}
+
 Status load(const KernelOptions& o, Loaded& loaded) {
     const KernelInfo* kernel = nullptr;
     if (!o.kernelFile.empty()) {

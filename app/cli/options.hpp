@@ -59,6 +59,12 @@ struct Loaded {
 // Reads or generates the input and the mask and fills the request.
 Status load(const KernelOptions& options, Loaded& loaded);
 
+// The sandbox of a command that runs a class's code (`grade`, `serve`): the
+// mode --sandbox names (`text`; empty: `fallback`), refused before anything
+// runs where it is required and cannot be had, the reason followed by `why`
+// (why this command needs it).
+Result<own::SandboxMode> classSandbox(const std::string& text, const char* fallback, const std::string& why);
+
 // The mask --radius R generates for a kernel of `dims` dimensions: the
 // weights 1, 2, ..., n in reading order, scaled to add up to 1. No two are
 // equal, so no flip of the mask (left-right, top-bottom, both) and no

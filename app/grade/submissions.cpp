@@ -69,6 +69,11 @@ std::string safeFolderName(const std::string& student) {
 
 std::string refuseFile(const fs::path& file) {
     std::error_code ec;
+    // A link is read where it points, outside the submission (a zip can
+    // hold one to /etc/passwd, or to the grader's own files), and a
+    // refusal's compiler message would quote what it read.
+    if (fs::is_symlink(fs::symlink_status(file, ec)))
+        return file.filename().string() + " is a link to another file: hand in the kernel file itself";
     const std::uintmax_t bytes = fs::file_size(file, ec);
     if (ec)
         return "cannot read " + file.filename().string() + ": " + ec.message();
@@ -168,6 +173,11 @@ Result<std::vector<Submission>> findSubmissions(const fs::path& folder) {
                 names +=
                     (names.empty() ? "" : " and ") + e.path().filename().string() + (e.is_directory(ec) ? "/" : "");
             s.refused = "two submissions for " + student + ": " + names + "; keep one";
+        } else if (entries.front().is_symlink(ec) && entries.front().is_directory(ec)) {
+            s.student = student;
+            s.folder = safeFolderName(student);
+            s.source = entries.front().path();
+            s.refused = student + "/ is a link to another folder: hand in the folder itself";
         } else if (entries.front().is_directory(ec)) {
             s = singleSubmission(entries.front().path(), student);
         } else {

@@ -61,6 +61,14 @@ class Failures:
             print("FAILED: " + message, flush=True)
         return ok
 
+    def finish(self, what):
+        """The exit status, said in a line: 0 when every check passed."""
+        if self.messages:
+            print(f"{len(self.messages)} check(s) failed")
+            return 1
+        print(f"{what}: every check passed")
+        return 0
+
 
 def near(a, b, tolerance=12):
     return all(abs(int(x) - int(y)) <= tolerance for x, y in zip(a[:3], b[:3]))
@@ -112,6 +120,16 @@ class Browser:
                                                   suppress_origin=True)
         self.next_id = 0
         self.console = []
+
+    @classmethod
+    def page(cls, chromium, profile):
+        """A browser with its page's events on, at the tests' size."""
+        browser = cls(chromium, profile)
+        browser.call("Page.enable")
+        browser.call("Runtime.enable")
+        browser.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=HEIGHT, deviceScaleFactor=1,
+                     mobile=False)
+        return browser
 
     def _drain(self):
         for _ in self.process.stderr:
@@ -307,11 +325,7 @@ def main():
     browser = None
     report = {}
     try:
-        browser = Browser(args.chromium, profile)
-        browser.call("Page.enable")
-        browser.call("Runtime.enable")
-        browser.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=HEIGHT, deviceScaleFactor=1,
-                     mobile=False)
+        browser = Browser.page(args.chromium, profile)
         url = f"http://127.0.0.1:{server.server_address[1]}/index.html?probe=1&select=0,0"
         start = time.time()
         browser.call("Page.navigate", url=url)
@@ -416,11 +430,7 @@ def main():
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=2)
-    if failures.messages:
-        print(f"{len(failures.messages)} check(s) failed")
-        return 1
-    print("page test: every check passed")
-    return 0
+    return failures.finish("page test")
 
 
 if __name__ == "__main__":

@@ -128,11 +128,7 @@ def main():
         if failed:
             failures.check(False, "tilescope serve did not start: " + failed)
             raise SystemExit
-        browser = Browser(args.chromium, profile)
-        browser.call("Page.enable")
-        browser.call("Runtime.enable")
-        browser.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=HEIGHT, deviceScaleFactor=1,
-                     mobile=False)
+        browser = Browser.page(args.chromium, profile)
         base = f"http://127.0.0.1:{port}/index.html?probe=1&select=0,0&show=editor,problems"
 
         # A file that does not compile: marked at the compiler's line.
@@ -202,11 +198,7 @@ def main():
         if failures.messages:
             print("the server's log:\n  " + "\n  ".join((log or "").splitlines()[-30:]))
         shutil.rmtree(scratch, ignore_errors=True)
-    if failures.messages:
-        print(f"{len(failures.messages)} check(s) failed")
-        return 1
-    print("served page test: every check passed")
-    return 0
+    return failures.finish("served page test")
 
 
 if __name__ == "__main__":
