@@ -107,12 +107,14 @@ int runGrade(const GradeOptions& o) {
     auto spec = grade::readSpec(o.spec);
     if (!spec)
         return fail(spec.error());
-    auto sandbox = sandboxOf(o);
-    if (!sandbox)
-        return fail(sandbox.error());
+    // The folder first (a mistyped path is the likelier mistake), then the
+    // sandbox, before anything of a student's is read.
     auto submissions = grade::findSubmissions(o.submissions);
     if (!submissions)
         return fail(submissions.error());
+    auto sandbox = sandboxOf(o);
+    if (!sandbox)
+        return fail(sandbox.error());
     std::error_code ec;
     if (fs::exists(o.out, ec) && !fs::is_directory(o.out, ec))
         return fail(badInput(o.out + ": not a folder; --out takes the folder the results go to"));

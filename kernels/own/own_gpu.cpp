@@ -15,6 +15,7 @@
 #if TILESCOPE_HAVE_CUDA
 
 #include <cuda_runtime.h>
+#include <fcntl.h>
 #include <nvrtc.h>
 #include <unistd.h>
 
@@ -117,6 +118,53 @@ void cutStdoutBackTo(off_t mark) {
     if (mark >= 0 && ftruncate(STDOUT_FILENO, mark) == 0) fseeko(stdout, mark, SEEK_SET);
 }
 
+// While the GPU runs the kernel, stdout is a file of the kernel's folder, so
+// that the runs after the first can be cut off it (stdoutMark): the worker's
+// own stdout is a pipe to the caller (own_kernel.cpp), which cannot be cut.
+// What is kept goes on down the pipe when the runs end. Only the device's
+// printf lands there (launch()'s own output is flushed before), at most the
+// device's printf buffer a run.
+class DevicePrintfFile {
+public:
+    explicit DevicePrintfFile(const fs::path& file) : m_file(file) {
+        std::fflush(stdout);
+        const int fd = open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+        m_saved = fd >= 0 ? dup(STDOUT_FILENO) : -1;
+        if (m_saved >= 0 && dup2(fd, STDOUT_FILENO) < 0) {
+            close(m_saved);
+            m_saved = -1;
+        }
+        if (fd >= 0) close(fd);
+    }
+    DevicePrintfFile(const DevicePrintfFile&) = delete;
+    DevicePrintfFile& operator=(const DevicePrintfFile&) = delete;
+    ~DevicePrintfFile() {
+        if (m_saved < 0) return;
+        std::fflush(stdout);
+        off_t left = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+        lseek(STDOUT_FILENO, 0, SEEK_SET);
+        char buffer[1 << 16];
+        while (left > 0) {
+            const ssize_t n = read(STDOUT_FILENO, buffer, static_cast<std::size_t>(std::min<off_t>(left, sizeof buffer)));
+            if (n <= 0) break;
+            for (ssize_t at = 0; at < n;) {
+                const ssize_t w = write(m_saved, buffer + at, static_cast<std::size_t>(n - at));
+                if (w <= 0) break;
+                at += w;
+            }
+            left -= n;
+        }
+        dup2(m_saved, STDOUT_FILENO);
+        close(m_saved);
+        std::error_code ignored;
+        fs::remove(m_file, ignored);
+    }
+
+private:
+    fs::path m_file;
+    int m_saved = -1;
+};
+
 // A compiled program: its module and the lowered names of what it holds.
 struct Program {
     cudaLibrary_t module = nullptr;
@@ -154,6 +202,7 @@ public:
             compile();
             m_output.assign(m_P.size(), 0.0f);
             std::fflush(stdout);  // what launch() printed so far, ahead of the device's printf
+            const DevicePrintfFile capture(m_folder / "device-printf.txt");
             if (m_job.benchRepeats > 0) {
                 // Timing alone: the plain kernel, warmed up, then the median
                 // (what the warm-up printed is shown, the repeats' is not).

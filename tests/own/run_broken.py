@@ -108,6 +108,9 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+NO_SANDBOX_NOTE = "tilescope: note: kernel files run without a sandbox"
+
+
 def run(opts, tmp):
     path = opts.file
     if opts.empty:
@@ -179,7 +182,9 @@ def run(opts, tmp):
         if s in out:
             failures.append("the output holds %r, which it should not" % s)
     if lines is not None:
-        count = len([l for l in out.splitlines() if l.strip()])
+        # Where no sandbox can be had (bubblewrap missing), the program says
+        # so once, in a line of its own that is no part of the answer.
+        count = len([l for l in out.splitlines() if l.strip() and not l.startswith(NO_SANDBOX_NOTE)])
         if count != lines:
             failures.append("the output is %d lines, expected %d" % (count, lines))
     if max_seconds is not None and seconds > max_seconds:
