@@ -171,10 +171,10 @@ step_done "tests"
 # --- The CPU side again, under ASan and UBSan --------------------------------
 # Debug: it builds in a third of the time of an optimised build, and GCC's
 # optimised UBSan build has a false report on thread_local variables (see
-# the top-level CMakeLists.txt). The tests it runs are those labelled
-# `sanitized` (tests/CMakeLists.txt: the executor, the trace, the file
-# readers and the models, without the command line), and only their targets
-# are built. Any report fails its test: ASan, its leak checker and UBSan stop
+# the top-level CMakeLists.txt). Only the test programs of the target
+# sanitized_tests are built (tests/CMakeLists.txt: the executor, the trace,
+# the file readers and the models, without the command line), and their
+# `cpu` and `trace` tests run. Any report fails its test: ASan, its leak checker and UBSan stop
 # the process with exit code 1, which no test expects. The sweeps run over a
 # sample of their radii there (tests/test_support.hpp); the ordinary build
 # runs them whole. detect_stack_use_after_return stays off: it gives every fiber
@@ -190,7 +190,7 @@ step_done "sanitizer build"
   cd "$asan"
   export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=0"
   export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-  ctest -L sanitized --output-on-failure -j "$jobs"
+  ctest -L "cpu|trace" --output-on-failure -j "$jobs"
 )
 step_done "sanitizer tests"
 
