@@ -40,7 +40,7 @@ The file readers also face inputs nobody wrote by hand: `tests/fuzz/` holds a
 libFuzzer target for each (built with Clang, `-DTILESCOPE_FUZZ=ON`, with
 AddressSanitizer and UndefinedBehaviorSanitizer), a committed seed corpus for
 each in `tests/fuzz/corpus/`, and `scripts/bootstrap.sh test` runs every target
-for 20 s in CI. Besides "no crash, no sanitizer report", each target checks the
+for 10 s in CI. Besides "no crash, no sanitizer report", each target checks the
 readers' promises: a refusal is one line with exit code 2 that names the file;
 an accepted array has the shape its data has, within the limits, with finite
 values (pictures in [0, 1]); a `.npy` read, written and read again comes back

@@ -17,7 +17,7 @@
 # (tests/web/page_test.py).
 #
 # Environment: BUILD_DIR (default build), TILESCOPE_CUDA (AUTO, ON, OFF),
-# JOBS (default: the number of cores), FUZZ_SECONDS (per target, default 20;
+# JOBS (default: the number of cores), FUZZ_SECONDS (per target, default 10;
 # 0 skips the fuzzers).
 set -euo pipefail
 
@@ -195,7 +195,7 @@ step_done "sanitizer build"
 step_done "sanitizer tests"
 
 # --- Fuzzing the file readers and the kernel-file translator -----------------
-fuzz_seconds="${FUZZ_SECONDS:-20}"
+fuzz_seconds="${FUZZ_SECONDS:-10}"
 clangxx="$(command -v clang++-14 || command -v clang++ || true)"
 if [ "$fuzz_seconds" -eq 0 ]; then
   echo "Fuzzers skipped (FUZZ_SECONDS=0)"

@@ -337,7 +337,11 @@ TEST_P(Detector, TheCorrectedKernelsHaveNoProblemsOverTheSweep) {
             if (!inSweep(r, 7))
                 continue;
             const Mask mask = randomMask(2 * r + 1, k.dims == 2, 100 + r);
-            for (int edge : edges) {
+            for (std::size_t e = 0; e < edges.size(); ++e) {
+                // The sanitizer build: every other edge as well (both extremes kept).
+                if (kSweepStride > 1 && e % 2 == 1 && e + 1 != edges.size())
+                    continue;
+                const int edge = edges[e];
                 const std::size_t count = k.dims == 1 ? sizes1D.size() : shapes2D.size();
                 for (std::size_t i = 0; i < count; ++i) {
                     const Image in = k.dims == 1 ? randomSignal(sizes1D[i], 7 * i + r)
@@ -355,8 +359,9 @@ TEST_P(Detector, TheCorrectedKernelsHaveNoProblemsOverTheSweep) {
             }
         }
     }
-    // What the planner accepts of 7 kernels x 5 radii (3 in the sanitizer build) x 5 or 6 edges x 5 or 6 inputs.
-    EXPECT_GT(runs, kSweepStride == 1 ? 800 : 450) << runs;
+    // What the planner accepts of 7 kernels x 5 radii x 5 or 6 edges x 5 or 6 inputs (the sanitizer
+    // build: 2 radii x 3 or 4 edges).
+    EXPECT_GT(runs, kSweepStride == 1 ? 800 : 150) << runs;
 }
 
 // Each tiled kernel, its barriers dropped one at a time: flagged on the line

@@ -15,9 +15,9 @@
 namespace tilescope::test {
 
 // The sanitizer build (TILESCOPE_SANITIZE, scripts/bootstrap.sh) runs each
-// sweep over a sample of its radii: ASan makes the CPU executor several times
-// slower, and the ordinary build runs every radius. The sample keeps the
-// smallest and the largest.
+// sweep over a sample of its radii (the detector's, of its block edges too):
+// ASan makes the CPU executor several times slower, and the ordinary build
+// runs every radius. The sample keeps the smallest and the largest.
 #if defined(TILESCOPE_SANITIZED_BUILD)
 inline constexpr int kSweepStride = 3;
 #else
