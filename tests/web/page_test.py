@@ -304,6 +304,17 @@ def check_legend(failures, shot, lay):
                        f"the legend's {word} swatch ({label}) is {inside}, not {colour}")
 
 
+def missing_page_or_browser(args):
+    """The exit status when args.web holds no page (1) or no Chromium is found (77, skipped); else None."""
+    if not os.path.isfile(os.path.join(args.web, "index.html")):
+        print(f"no page in {args.web}: build it first (scripts/bootstrap.sh web)")
+        return 1
+    if not args.chromium:
+        print("SKIPPED: no Chromium (Debian: chromium)")
+        return 77
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -312,12 +323,9 @@ def main():
     parser.add_argument("--report", help="write the measured numbers here (JSON)")
     parser.add_argument("--screenshot", help="save the checked screenshot here (PNG)")
     args = parser.parse_args()
-    if not os.path.isfile(os.path.join(args.web, "index.html")):
-        print(f"no page in {args.web}: build it first (scripts/bootstrap.sh web)")
-        return 1
-    if not args.chromium:
-        print("SKIPPED: no Chromium (Debian: chromium)")
-        return 77
+    missing = missing_page_or_browser(args)
+    if missing is not None:
+        return missing
 
     failures = Failures()
     server = serve(args.web)

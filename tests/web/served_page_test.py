@@ -33,7 +33,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from page_test import (HEIGHT, WIDTH, Browser, Failures, check_corner_block, check_threads, item,  # noqa: E402
-                       layout, step_info, step_into_computing)
+                       layout, missing_page_or_browser, step_info, step_into_computing)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OWN = os.path.join(ROOT, "tests", "own")
@@ -102,12 +102,9 @@ def main():
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     parser.add_argument("--screenshot", help="save the stepped-through kernel's screenshot here (PNG)")
     args = parser.parse_args()
-    if not os.path.isfile(os.path.join(args.web, "index.html")):
-        print(f"no page in {args.web}: build it first (scripts/bootstrap.sh web)")
-        return 1
-    if not args.chromium:
-        print("SKIPPED: no Chromium (Debian: chromium)")
-        return 77
+    missing = missing_page_or_browser(args)
+    if missing is not None:
+        return missing
     probe = subprocess.run([args.tilescope, "serve", "--help"], capture_output=True, text=True)
     if "--token" not in probe.stdout:
         print("SKIPPED: this tilescope has no serve (built without cpp-httplib)")
