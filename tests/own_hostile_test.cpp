@@ -202,14 +202,8 @@ TEST(OwnHostile, RealCastsAndPragmasStillTranslate) {
                         "    cudaEvent_t e;\n"
                         "    cudaEventCreate(&e);\n"
                         "    cudaEventRecord(e, s);\n"
-                        "    const float* a = (const float*)P;\n"
-                        "    const float* b = static_cast<const float*>((const void*)N);\n"
-                        "    float* c = const_cast<float*>(N);\n"
-                        "    void* d = (void*)c;\n"
-                        "    float* f = static_cast<float*>(d);\n"
-                        "    float* g = (float*)NULL;\n"
-                        "    float* h = nullptr;\n"
-                        "    (void)a; (void)b; (void)f; (void)g; (void)h;\n"));
+                        "    k<<<1, 32, 0, (cudaStream_t)NULL>>>((const float*)P, const_cast<float*>(N), width);\n"
+                        "    k<<<1, 32>>>(static_cast<const float*>(N), (float*)P, width);\n"));
     // The cast is fine; cudaMalloc and malloc are refused for what they are.
     expectRefused(file("", "    float* d_N;\n    cudaMalloc((void**)&d_N, width * sizeof(float));\n"), 10,
                   "cudaMalloc is not needed");

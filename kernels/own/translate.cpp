@@ -56,6 +56,10 @@ std::string inStudentsWords(std::string message) {
         for (std::size_t at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
             message.replace(at, from.size(), to);
     };
+    // The CPU executor's threadIdx, blockIdx, blockDim and gridDim are of the
+    // runtime's own Dim3 (`threadIdx.tilescope::Dim3::x` in g++'s words).
+    replaceAll("tilescope::Dim3::", "");
+    replaceAll("tilescope::Dim3", "dim3");
     for (const char* space : {"::tilescope::own_user::", "tilescope::own_user::", "tilescope::traced::",
                               "tilescope::cpu::", "tilescope::own::", "tilescope::instrumented::", "own_user::",
                               "traced::"})
@@ -89,6 +93,15 @@ std::string inStudentsWords(std::string message) {
                     as += argument;
                 }
                 end = close + 1;
+                // A row of a 2D array (`s[i]` of `float s[H][W]`) is an array of W floats.
+                if (message.compare(end, 5, "::Row") == 0) {
+                    end += 5;
+                    const std::size_t open = as.find('['), shut = as.find(']', open);
+                    if (name == "SharedArray2D")
+                        as = "__shared__ float[]";
+                    else if (open != std::string::npos && shut != std::string::npos)
+                        as.erase(open, shut - open + 1);
+                }
             } else if (name.back() != '>' && end < message.size() &&
                        (std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '_')) {
                 continue;  // a longer name (SharedArray2D when looking for SharedArray)
@@ -133,6 +146,8 @@ struct uint3 { unsigned x, y, z; };
 struct dim3 {
     unsigned x, y, z;
     __host__ __device__ dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+    __host__ __device__ dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    __host__ __device__ operator uint3() const { return uint3{x, y, z}; }
 };
 extern const __device__ uint3 threadIdx;
 extern const __device__ uint3 blockIdx;
@@ -243,6 +258,15 @@ std::string whyNotCall(const std::string& name) {
 
 // [SECTION] libclang helpers.
 
+// The call a `<<<...>>>` holds, as the parser lowers it: CUDA 9.2 and later
+// push the configuration (__cudaPushCallConfiguration); for an older CUDA,
+// or where the parser finds no CUDA installation to read a version from (as
+// in a sandbox whose view holds none), it lowers to cudaConfigureCall. The
+// same launch either way.
+bool launchConfiguration(const std::string& name) {
+    return name == "__cudaPushCallConfiguration" || name == "cudaConfigureCall";
+}
+
 std::string str(CXString s) {
     const char* c = clang_getCString(s);
     std::string out = c ? c : "";
@@ -345,7 +369,23 @@ public:
         : m_path(path), m_text(text), m_tu(tu) {}
 
     void run(Translation& out) {
+        fileTokens();
         const CXCursor root = clang_getTranslationUnitCursor(m_tu);
+        // A file with no kernel at all (the convolution written as a plain
+        // C++ function) is told so before the host code's checks say why
+        // its loops may not index N.
+        bool anyKernel = false;
+        for (CXCursor c : children(root)) {
+            if (!expansion(clang_getCursorLocation(c)).mainFile) continue;
+            const CXCursorKind k = clang_getCursorKind(c);
+            for (CXCursor f : k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ? children(c)
+                                                                                         : std::vector<CXCursor>{c})
+                if ((clang_getCursorKind(f) == CXCursor_FunctionDecl && clang_isCursorDefinition(f) &&
+                     hasAttr(f, CXCursor_CUDAGlobalAttr)) ||
+                    clang_getCursorKind(f) == CXCursor_FunctionTemplate)  // refused below for what it is
+                    anyKernel = true;
+        }
+        if (!anyKernel) reject(0, "the file has no __global__ kernel");
         for (CXCursor c : children(root)) {
             if (!expansion(clang_getCursorLocation(c)).mainFile) continue;
             topLevel(c, out);
@@ -356,6 +396,7 @@ public:
                       "void launch(const float* N, const float* M, float* P, int r, int width, int height) "
                       "(2D) or void launch(const float* N, const float* M, float* P, int r, int width) (1D)");
         if (!m_launchesKernel) reject(m_launchLine, "launch() never launches a kernel (kernel<<<grid, block>>>(...))");
+        if (m_hostSignature) throw Rejected{*m_hostSignature};
         out.dims = m_dims;
         for (unsigned line = 1, begin = 0; begin < m_text.size(); ++line) {
             std::size_t end = m_text.find('\n', begin);
@@ -499,6 +540,199 @@ private:
         }
     }
 
+    // A number: what a constant, a host variable or a helper's parameter may be.
+    static bool isNumber(CXType t) {
+        const CXTypeKind k = clang_getCanonicalType(t).kind;
+        return isScalar(t) || k == CXType_Enum || k == CXType_UChar || k == CXType_SChar;
+    }
+    // A type of the prelude's (dim3, uint3, cudaEvent_t's and cudaStream_t's
+    // structs), never one the file declares.
+    static bool preludeRecord(CXType t, std::initializer_list<const char*> names) {
+        t = clang_getCanonicalType(t);
+        if (t.kind != CXType_Record) return false;
+        const CXCursor declaration = clang_getTypeDeclaration(t);
+        if (expansion(clang_getCursorLocation(declaration)).mainFile) return false;
+        const std::string name = str(clang_getCursorSpelling(declaration));
+        for (const char* n : names)
+            if (name == n) return true;
+        return false;
+    }
+    // cudaEvent_t and cudaStream_t, the two pointers host code may hold.
+    static bool isEventOrStream(CXType t) {
+        t = clang_getCanonicalType(t);
+        return t.kind == CXType_Pointer && preludeRecord(clang_getPointeeType(t), {"CUevent_st", "CUstream_st"});
+    }
+    static bool isFunctionType(CXType t) {
+        t = clang_getCanonicalType(t);
+        if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+            t = clang_getCanonicalType(clang_getPointeeType(t));
+        return t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto;
+    }
+    static bool isPointerType(CXType t) {
+        const CXTypeKind k = clang_getCanonicalType(t).kind;
+        return k == CXType_Pointer || k == CXType_BlockPointer || k == CXType_MemberPointer ||
+               k == CXType_ObjCObjectPointer || k == CXType_NullPtr;
+    }
+    static bool isArrayType(CXType t) {
+        const CXTypeKind k = clang_getCanonicalType(t).kind;
+        return k == CXType_ConstantArray || k == CXType_IncompleteArray || k == CXType_VariableArray ||
+               k == CXType_DependentSizedArray;
+    }
+    // What launch() and its host functions may declare: numbers, dim3,
+    // events, streams and cudaError_t (an enum), or a reference to one.
+    static bool isHostType(CXType t) {
+        t = clang_getCanonicalType(t);
+        if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+            t = clang_getCanonicalType(clang_getPointeeType(t));
+        return isNumber(t) || isEventOrStream(t) || preludeRecord(t, {"dim3", "uint3"});
+    }
+
+    // [SECTION] Attributes and asm. An attribute can make code run at load
+    // (constructor), name another symbol (alias, ifunc, section, weak) or keep
+    // what the checks refused (used, cleanup); an asm label makes a declaration
+    // the C library's system() or environ. So the file's tokens are read
+    // first, comments and strings apart: no asm at all, and attributes from a
+    // short list only. Then every attribute the parser attached to a
+    // declaration is checked again where it was spelled, for one that a
+    // macro's ## made out of pieces.
+
+    static constexpr const char* kAttributeList =
+        "the attributes a kernel file may use are __restrict__, __launch_bounds__, __align__ (aligned), unused and "
+        "CUDA's own (__global__, __device__, __host__, __shared__, __constant__, __forceinline__, __noinline__)";
+
+    static bool allowedAttributeWord(std::string word) {
+        while (word.size() > 2 && word.compare(0, 2, "__") == 0) word.erase(0, 2);
+        while (word.size() > 2 && word.compare(word.size() - 2, 2, "__") == 0) word.erase(word.size() - 2);
+        for (const char* w : {"unused", "maybe_unused", "aligned", "align", "launch_bounds", "global", "device", "host",
+                              "shared", "constant", "forceinline", "noinline", "always_inline", "fallthrough", "likely",
+                              "unlikely"})
+            if (word == w) return true;
+        return false;
+    }
+
+    void fileTokens() const {
+        const CXSourceRange whole = clang_getRange(clang_getLocationForOffset(m_tu, t_mainFile, 0),
+                                                   clang_getLocationForOffset(m_tu, t_mainFile,
+                                                                              static_cast<unsigned>(m_text.size())));
+        CXToken* toks = nullptr;
+        unsigned n = 0;
+        clang_tokenize(m_tu, whole, &toks, &n);
+        std::unique_ptr<CXToken, std::function<void(CXToken*)>> guard(
+            toks, [&](CXToken* t) { clang_disposeTokens(m_tu, t, n); });
+        auto spelling = [&](unsigned i) { return i < n ? str(clang_getTokenSpelling(m_tu, toks[i])) : std::string(); };
+        auto word = [&](unsigned i) {
+            const CXTokenKind k = clang_getTokenKind(toks[i]);
+            return k == CXToken_Identifier || k == CXToken_Keyword;
+        };
+        auto lineAt = [&](unsigned i) { return expansion(clang_getTokenLocation(m_tu, toks[i])).line; };
+        for (unsigned i = 0; i < n; ++i) {
+            const CXTokenKind kind = clang_getTokenKind(toks[i]);
+            if (kind == CXToken_Comment || kind == CXToken_Literal) continue;
+            const std::string s = spelling(i);
+            if (word(i) && (s == "asm" || s == "__asm" || s == "__asm__"))
+                reject(lineAt(i), s + " is not supported in a kernel file: neither inline assembly nor an asm label "
+                                      "(int run(const char*) asm(\"system\") names a function of the C library); "
+                                      "write it in CUDA C++");
+            if (word(i) && s == "__declspec")
+                reject(lineAt(i), std::string("__declspec is not supported in a kernel file: ") + kAttributeList);
+            if (word(i) && (s == "__attribute__" || s == "__attribute")) {
+                // __attribute__((name, name(arguments), ...)): each name at depth 2.
+                int depth = 0;
+                bool expectName = false;
+                for (unsigned k = i + 1; k < n; ++k) {
+                    const std::string t = spelling(k);
+                    if (t == "(") {
+                        ++depth;
+                        expectName = depth == 2;
+                        continue;
+                    }
+                    if (t == ")") {
+                        if (--depth <= 0) break;
+                        continue;
+                    }
+                    if (depth == 2 && t == ",") {
+                        expectName = true;
+                        continue;
+                    }
+                    if (depth == 2 && expectName && word(k) && !allowedAttributeWord(t))
+                        reject(lineAt(i), "__attribute__((" + t + ")) is not supported in a kernel file: " +
+                                              kAttributeList);
+                    expectName = false;
+                    if (depth <= 0) break;
+                }
+            }
+            // `[[` opens an attribute wherever it stands in C++.
+            if (s == "[" && i + 1 < n && spelling(i + 1) == "[") {
+                bool expectName = true;
+                for (unsigned k = i + 2; k < n; ++k) {
+                    const std::string t = spelling(k);
+                    if (t == "]") break;
+                    if (t == ",") {
+                        expectName = true;
+                        continue;
+                    }
+                    if (expectName && word(k)) {
+                        const bool scoped = spelling(k + 1) == "::";
+                        if (t == "using" || scoped || !allowedAttributeWord(t))
+                            reject(lineAt(i), "[[" + t + (scoped ? "::" + spelling(k + 2) : std::string()) +
+                                                  "]] is not supported in a kernel file: " + kAttributeList);
+                    }
+                    expectName = false;
+                    if (t == "(") {  // an attribute's arguments
+                        int depth = 1;
+                        while (++k < n && depth > 0) {
+                            const std::string a = spelling(k);
+                            depth += a == "(" ? 1 : a == ")" ? -1 : 0;
+                        }
+                        --k;
+                    }
+                }
+            }
+        }
+    }
+
+    // The attributes the parser attached to a declaration, where they were
+    // spelled: in the file (a word of the list), or in the prelude (CUDA's
+    // keywords). An attribute spelled nowhere, made by ##, is refused.
+    void attributes(CXCursor c) const {
+        for (CXCursor child : children(c)) {
+            const CXCursorKind k = clang_getCursorKind(child);
+            if (!clang_isAttribute(k)) continue;
+            switch (k) {
+            case CXCursor_CUDAConstantAttr: case CXCursor_CUDADeviceAttr: case CXCursor_CUDAGlobalAttr:
+            case CXCursor_CUDAHostAttr: case CXCursor_CUDASharedAttr:
+                continue;
+            case CXCursor_AsmLabelAttr:
+                reject(lineOf(c), "asm(\"" + str(clang_getCursorSpelling(child)) + "\") on " +
+                                      str(clang_getCursorSpelling(c)) +
+                                      ": an asm label makes a declaration another symbol (the C library's system or "
+                                      "environ); a kernel file may not use one");
+            default:
+                break;
+            }
+            CXFile file = nullptr;
+            unsigned line = 0, column = 0, offset = 0;
+            clang_getSpellingLocation(clang_getCursorLocation(child), &file, &line, &column, &offset);
+            std::string word;
+            if (file && t_mainFile && clang_File_isEqual(file, t_mainFile)) {
+                for (std::size_t i = offset; i < m_text.size() && (std::isalnum(static_cast<unsigned char>(m_text[i])) ||
+                                                                     m_text[i] == '_');
+                     ++i)
+                    word += m_text[i];
+                if (allowedAttributeWord(word)) continue;
+            } else if (file) {
+                const std::string name = str(clang_getFileName(file));
+                const std::string prelude = "tilescope_prelude.h";
+                if (name.size() >= prelude.size() &&
+                    name.compare(name.size() - prelude.size(), prelude.size(), prelude) == 0)
+                    continue;
+            }
+            reject(lineOf(c), (word.empty() ? std::string("an attribute made by a macro") : "__attribute__((" + word + "))") +
+                                  " on " + str(clang_getCursorSpelling(c)) + " is not supported in a kernel file: " +
+                                  kAttributeList);
+        }
+    }
+
     // [SECTION] Top-level declarations.
 
     void topLevel(CXCursor c, Translation& out) {
@@ -506,6 +740,7 @@ private:
         // A refused declaration is named at its first line (`template <class T>`, not its name's).
         const unsigned line = expansion(clang_getRangeStart(clang_getCursorExtent(c))).line;
         const std::string name = str(clang_getCursorSpelling(c));
+        if (clang_isDeclaration(kind)) attributes(c);
         switch (kind) {
         case CXCursor_InclusionDirective: {
             if (!allowedHeader(name))
@@ -572,7 +807,14 @@ private:
                 edit(toks.back().begin, toks.back().end, " ");
             }
         }
-        for (CXCursor child : children(c)) topLevel(child, out);
+        for (CXCursor child : children(c)) {
+            // `extern "C" char** environ;`: the C library's variable itself.
+            if (clang_getCursorKind(child) == CXCursor_VarDecl)
+                reject(lineOf(child), "extern \"C\" variable " + str(clang_getCursorSpelling(child)) +
+                                          ": a variable with C linkage is the C library's (environ, say); a kernel "
+                                          "file's constants are #define or const numbers");
+            topLevel(child, out);
+        }
     }
 
     // A declaration of a kind a kernel file may not hold, named by its first words.
@@ -589,6 +831,11 @@ private:
     void globalVariable(CXCursor c, Translation& out) {
         const unsigned line = lineOf(c);
         const std::string name = str(clang_getCursorSpelling(c));
+        // `extern char** const e;`: a variable defined elsewhere, the C library's.
+        if (clang_Cursor_getStorageClass(c) == CX_SC_Extern)
+            reject(line, "extern variable " + name + ": a kernel file may not declare a variable defined elsewhere "
+                                                     "(the C library's environ, say); its constants are #define or const "
+                                                     "numbers");
         if (hasAttr(c, CXCursor_CUDAConstantAttr)) {
             const auto sizes = floatArray(clang_getCursorType(c), line, "__constant__ " + name, kConstantLimit);
             if (!sizes)
@@ -617,6 +864,34 @@ private:
         if (!clang_isConstQualifiedType(clang_getCursorType(c)))
             reject(line, "global variable " + name + ": only constants may be global here (#define, const or "
                                                       "constexpr)");
+        // A constant is a number known when the file is compiled: an
+        // initialiser that calls a function or a constructor would run when
+        // the kernel's object is loaded, before anything of TileScope's.
+        const CXType type = clang_getCursorType(c);
+        if (!isNumber(type))
+            reject(line, "global constant " + name + " is " + typeName(type) +
+                             ": a global constant here is a number (const int, const float, constexpr ...); "
+                             "declare dim3 and the rest inside launch()");
+        Scope scope{Context::Host, nullptr};
+        for (CXCursor child : children(c))
+            if (clang_isExpression(clang_getCursorKind(child))) statement(child, scope);
+        if (!constantInitialiser(c))
+            reject(line, "global constant " + name + " is not a constant expression: its initialiser would run code "
+                                                      "when the kernel is loaded; write numbers, #define and other "
+                                                      "constants");
+    }
+
+    // A variable's initialiser, when it is a number the compiler computes.
+    static bool constantInitialiser(CXCursor variable) {
+        CXCursor init = clang_getNullCursor();
+        for (CXCursor child : children(variable))
+            if (clang_isExpression(clang_getCursorKind(child))) init = child;
+        if (clang_Cursor_isNull(init)) return true;  // none: zero
+        const CXEvalResult value = clang_Cursor_Evaluate(init);
+        if (!value) return false;
+        const CXEvalResultKind kind = clang_EvalResult_getKind(value);
+        clang_EvalResult_dispose(value);
+        return kind == CXEval_Int || kind == CXEval_Float;
     }
 
     static bool is2D(CXType t) {
@@ -628,6 +903,8 @@ private:
         const std::string name = str(clang_getCursorSpelling(c));
         const unsigned line = lineOf(c);
         const bool global = hasAttr(c, CXCursor_CUDAGlobalAttr);
+        for (CXCursor child : children(c))
+            if (clang_getCursorKind(child) == CXCursor_ParmDecl) attributes(child);
         if (!clang_isCursorDefinition(c)) {
             // A declaration ahead of its definition: a kernel's declares the
             // same parameters as the definition will, in the traced language.
@@ -666,11 +943,34 @@ private:
         } else if (name == "launch") {
             launchFunction(c, line, params, body);
         } else if (host) {
-            Scope scope{Context::Host, nullptr};
-            statement(body, scope);
+            // A helper of launch() computes numbers: the arrays are launch()'s
+            // alone. One that takes an array is refused once the file has been
+            // read (run), after what says more (a file with no kernel, say:
+            // a C++ function forgot its __global__); its body is not read.
+            if (std::optional<Diagnostic> refused = hostSignature(c, name, line, params)) {
+                if (!m_hostSignature) m_hostSignature = refused;
+            } else {
+                hostBody(body);
+            }
         }
         // launch() and its helpers are host code: the device sources leave them out.
         if (name == "launch" || (!global && !device)) hostOnly(c);
+    }
+
+    std::optional<Diagnostic> hostSignature(CXCursor c, const std::string& name, unsigned line,
+                                            const std::vector<CXCursor>& params) const {
+        for (CXCursor p : params)
+            if (!isHostType(clang_getCursorType(p)))
+                return Diagnostic{m_path, lineOf(p), 0,
+                                  "host function " + name + " takes " + typeName(clang_getCursorType(p)) +
+                                      ": a host function other than launch() takes numbers and dim3 (launch() alone "
+                                      "passes N, M and P to the kernel)"};
+        const CXType result = clang_getCursorResultType(c);
+        if (clang_getCanonicalType(result).kind != CXType_Void && !isHostType(result))
+            return Diagnostic{m_path, line, 0,
+                              "host function " + name + " returns " + typeName(result) +
+                                  ": a host function other than launch() returns a number, dim3 or nothing"};
+        return std::nullopt;
     }
 
     void hostOnly(CXCursor c) {
@@ -700,8 +1000,17 @@ private:
         m_launchLine = line;
         m_dims = params.size() == 6 ? 2 : 1;
         for (CXCursor p : params) m_launchParams.push_back(str(clang_getCursorSpelling(p)));
+        hostBody(body);
+    }
+
+    // launch()'s body or a helper's. A pointer or array variable is refused
+    // once the body has been read, so that what it was for (cudaMalloc,
+    // malloc, a builtin) is named first when the body has one.
+    void hostBody(CXCursor body) {
+        m_hostVariable.reset();
         Scope scope{Context::Host, nullptr};
         statement(body, scope);
+        if (m_hostVariable) reject(m_hostVariable->line, m_hostVariable->message);
     }
 
     // [SECTION] Kernels and what their bodies may do.
@@ -777,13 +1086,24 @@ private:
     }
 
     void statement(CXCursor c, Scope& scope) {
+        const CXCursorKind kind = clang_getCursorKind(c);
+        // A conversion the parser adds is no level of the student's.
+        const bool counted = kind != CXCursor_UnexposedExpr;
         m_ancestors.push_back(c);
         struct Pop {
             std::vector<CXCursor>& stack;
-            ~Pop() { stack.pop_back(); }
-        } pop{m_ancestors};
-        const CXCursorKind kind = clang_getCursorKind(c);
+            unsigned& nesting;
+            bool counted;
+            ~Pop() {
+                stack.pop_back();
+                if (counted) --nesting;
+            }
+        } pop{m_ancestors, m_nesting, counted};
         const unsigned line = lineOf(c);
+        if (counted && ++m_nesting > kMaxNesting)
+            reject(line, "this is nested more than " + std::to_string(kMaxNesting) +
+                             " levels deep (operators, conditions, blocks): split it into statements of their own, "
+                             "with a local variable for each part");
         const std::string name = str(clang_getCursorSpelling(c));
         const bool device = scope.context != Context::Host;
         switch (kind) {
@@ -812,7 +1132,9 @@ private:
         case CXCursor_CXXReinterpretCastExpr:
         case CXCursor_CXXDynamicCastExpr:
         case CXCursor_CXXAddrspaceCastExpr:
+        case CXCursor_CXXConstCastExpr:
             cast(c, kind);
+            if (!device) hostCast(c, kind);
             break;
         case CXCursor_BuiltinBitCastExpr:
             reject(line, whyNotCompilerName("__builtin_bit_cast"));
@@ -822,10 +1144,18 @@ private:
             if (children(c).size() > 1) reject(line, whyNotCompilerName(builtinAround()));
             break;
         case CXCursor_ArraySubscriptExpr: {
+            if (!device)
+                reject(line, "an array element (a[i]) in host code: N, M and P are in device memory, which only "
+                             "kernels index, and launch() and its host functions hold no array of their own");
             const std::vector<CXCursor> kids = children(c);
             if (!kids.empty()) {
                 const CXCursor base = unwrap(kids[0]);
                 if (clang_getCursorKind(base) == CXCursor_DeclRefExpr) m_subscripted.insert(beginOf(base));
+                // `"abc"[i]`: an element of what no name says. (Other bases are
+                // refused for what they are: a cast, an address, an array passed on.)
+                else if (clang_getCursorKind(base) == CXCursor_StringLiteral)
+                    reject(line, "an element of something other than an array the kernel names (" +
+                                     inWords(c, kind) + "): index N, M, P and the kernel's own arrays by their names");
             }
             if (device) elementRead(c);
             break;
@@ -836,12 +1166,18 @@ private:
             if (device) {
                 reference(c, scope);
                 elementReferenceRead(c);
+            } else {
+                hostReference(c);
             }
+            functionValue(c);
             break;
         case CXCursor_UnaryOperator:
+            functionAddress(c);
             if (device) unary(c);
+            else hostOperator(c);
             break;
         case CXCursor_CompoundAssignOperator:
+            if (!device) hostOperator(c);
             if (device) {
                 constantWrite(c);
                 assigned(c);
@@ -849,16 +1185,329 @@ private:
             if (device && compoundAssign(c, scope)) return;
             break;
         case CXCursor_BinaryOperator:
+            if (!device) hostOperator(c);
             if (device) {
                 constantWrite(c);
                 if (operatorOf(c) == "=") assigned(c);
             }
             break;
         default:
+            otherCursor(c, kind, device);
             break;
         }
         (void)name;
         for (CXCursor child : children(c)) statement(child, scope);
+    }
+
+    // [SECTION] What else a body may hold: a list, and everything else refused
+    // by name. (Declarations, calls, casts, names and operators have checks
+    // of their own, above and below.)
+
+    static constexpr unsigned kMaxNesting = 256;
+    static constexpr unsigned kSmallExtent = 512;  // bytes: an expression whose tokens are cheap to read
+
+    static constexpr const char* kHostHolds =
+        "launch() and its host functions may hold numbers, dim3, cudaEvent_t and cudaStream_t, if, for, while, do, "
+        "switch and return, calls of CUDA's documented functions and of the file's own, and kernel launches";
+    static constexpr const char* kDeviceHolds =
+        "a kernel may hold numbers and local arrays of them, its arrays indexed with [], if, for, while, do, switch "
+        "and return, and calls of CUDA's documented functions and of the file's own __device__ functions";
+
+    void otherCursor(CXCursor c, CXCursorKind kind, bool device) const {
+        const unsigned line = lineOf(c);
+        if (clang_isAttribute(kind)) return;  // checked with the declaration they belong to
+        switch (kind) {
+        case CXCursor_CompoundStmt: case CXCursor_DeclStmt: case CXCursor_IfStmt: case CXCursor_ForStmt:
+        case CXCursor_WhileStmt: case CXCursor_DoStmt: case CXCursor_SwitchStmt: case CXCursor_CaseStmt:
+        case CXCursor_DefaultStmt: case CXCursor_BreakStmt: case CXCursor_ContinueStmt: case CXCursor_ReturnStmt:
+        case CXCursor_NullStmt: case CXCursor_TypeRef: case CXCursor_TemplateRef: case CXCursor_TypedefDecl:
+        case CXCursor_TypeAliasDecl: case CXCursor_IntegerLiteral: case CXCursor_FloatingLiteral:
+        case CXCursor_CharacterLiteral: case CXCursor_StringLiteral: case CXCursor_CXXBoolLiteralExpr:
+        case CXCursor_CXXNullPtrLiteralExpr: case CXCursor_ParenExpr: case CXCursor_UnaryExpr:
+        case CXCursor_InitListExpr:
+        case CXCursor_ParmDecl:  // a parameter of a function type a declaration names
+            return;
+        case CXCursor_ConditionalOperator:
+            if (!device && (isPointerType(clang_getCursorType(c)) || isFunctionType(clang_getCursorType(c))))
+                reject(line, "a choice between pointers (c ? N : P) in host code: launch() passes N, M and P to the "
+                             "kernel as they are; choose between two launches instead");
+            return;
+        case CXCursor_MemberRefExpr: {
+            const CXCursor member = clang_getCursorReferenced(c);
+            const CXCursor owner = clang_getCursorSemanticParent(member);
+            // x, y and z, and dim3's conversion to uint3 (`uint3 t = blockDim;`, implicit).
+            const CXCursorKind memberKind = clang_getCursorKind(member);
+            if ((memberKind == CXCursor_FieldDecl || memberKind == CXCursor_ConversionFunction) &&
+                preludeRecord(clang_getCursorType(owner), {"dim3", "uint3"}))
+                return;
+            reject(line, "." + str(clang_getCursorSpelling(c)) + " is a member of something other than dim3: " +
+                             (device ? kDeviceHolds : kHostHolds));
+        }
+        case CXCursor_UnexposedStmt: {
+            // `#pragma unroll` or [[likely]] before one statement.
+            const std::vector<CXCursor> kids = children(c);
+            if (kids.size() == 1 && clang_isStatement(clang_getCursorKind(kids[0]))) return;
+            break;
+        }
+        case CXCursor_GotoStmt: case CXCursor_IndirectGotoStmt: case CXCursor_LabelStmt: case CXCursor_AddrLabelExpr:
+            reject(line, "goto and labels are not supported in a kernel file: use a loop, break, continue or return");
+        default:
+            break;
+        }
+        reject(line, inWords(c, kind) + " is not supported in " +
+                         (device ? "device code: " : "launch() or its host functions: ") +
+                         (device ? kDeviceHolds : kHostHolds));
+    }
+
+    // A construct, in words, or as the file writes it (its first tokens).
+    std::string inWords(CXCursor c, CXCursorKind kind) const {
+        switch (kind) {
+        case CXCursor_CXXForRangeStmt: return "a range-based for loop (for (x : a))";
+        case CXCursor_StmtExpr: return "a statement expression (({ ... }))";
+        case CXCursor_CompoundLiteralExpr: return "a compound literal";
+        case CXCursor_CXXThisExpr: return "this";
+        case CXCursor_CXXTypeidExpr: return "typeid";
+        case CXCursor_GenericSelectionExpr: return "_Generic";
+        case CXCursor_StructDecl: case CXCursor_UnionDecl: case CXCursor_ClassDecl: case CXCursor_EnumDecl:
+            return "a struct, union, class or enum declared in a function";
+        default: break;
+        }
+        std::string words;
+        if (endOf(c) >= beginOf(c) && endOf(c) - beginOf(c) <= kSmallExtent) {
+            const std::vector<Token> t = tokens(c);
+            for (std::size_t i = 0; i < t.size() && i < 4 && t[i].spelling != "{" && t[i].spelling != ";"; ++i)
+                words += (words.empty() ? "" : " ") + t[i].spelling;
+        }
+        for (char& ch : words)
+            if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = ' ';
+        return words.empty() ? std::string("this construct") : "`" + words + "`";
+    }
+
+    // A function named other than as the one a call calls: its address.
+    // (A variable it initialises is refused for what it is, and a call through
+    // it at the call.)
+    void functionValue(CXCursor c) const {
+        const CXCursorKind tk = clang_getCursorKind(clang_getCursorReferenced(c));
+        if (clang_getCursorKind(userOfValue()) == CXCursor_VarDecl) return;
+        if (tk == CXCursor_FunctionDecl || tk == CXCursor_FunctionTemplate)
+            reject(lineOf(c), "the address of a function (" + str(clang_getCursorSpelling(c)) +
+                                  "): a kernel file calls functions by their name (" + str(clang_getCursorSpelling(c)) +
+                                  "(...)) and holds no pointer to one");
+    }
+
+    // `&printf`: a function's address, whatever uses it.
+    void functionAddress(CXCursor c) const {
+        const std::vector<CXCursor> kids = children(c);
+        if (kids.size() != 1 || clang_getCursorKind(unwrap(kids[0])) != CXCursor_DeclRefExpr) return;
+        const CXCursorKind tk = clang_getCursorKind(clang_getCursorReferenced(unwrap(kids[0])));
+        if (tk == CXCursor_FunctionDecl || tk == CXCursor_FunctionTemplate)
+            reject(lineOf(c), "the address of a function (" + str(clang_getCursorSpelling(unwrap(kids[0]))) +
+                                  "): a kernel file calls functions by their name, and holds no pointer to one");
+    }
+
+    // The expression that uses the value statement() is at: past
+    // parentheses, conversions and casts.
+    CXCursor userOfValue() const {
+        for (std::size_t i = m_ancestors.size() - 1; i-- > 0;) {
+            const CXCursorKind k = clang_getCursorKind(m_ancestors[i]);
+            if (k == CXCursor_ParenExpr || k == CXCursor_UnexposedExpr || k == CXCursor_CStyleCastExpr ||
+                k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXConstCastExpr ||
+                k == CXCursor_CXXFunctionalCastExpr)
+                continue;
+            return m_ancestors[i];
+        }
+        return clang_getNullCursor();
+    }
+    static bool isKernelLaunch(CXCursor call) {
+        if (clang_getCursorKind(call) != CXCursor_CallExpr) return false;
+        for (CXCursor k : children(call)) {
+            k = unwrap(k);
+            if (clang_getCursorKind(k) == CXCursor_CallExpr &&
+                launchConfiguration(str(clang_getCursorSpelling(k))))
+                return true;
+        }
+        return false;
+    }
+
+    // A name in host code: a number, a dim3, an event or a stream of the
+    // file's; launch()'s N, M and P only as a kernel's or cudaMemcpyToSymbol's
+    // argument (or in sizeof), and the __constant__ array only there too.
+    void hostReference(CXCursor c) const {
+        const CXCursor target = clang_getCursorReferenced(c);
+        const CXCursorKind tk = clang_getCursorKind(target);
+        const std::string name = str(clang_getCursorSpelling(c));
+        const unsigned line = lineOf(c);
+        if (tk == CXCursor_EnumConstantDecl || tk == CXCursor_FunctionDecl || tk == CXCursor_FunctionTemplate) return;
+        if (tk == CXCursor_CXXMethod &&
+            preludeRecord(clang_getCursorType(clang_getCursorSemanticParent(target)), {"dim3"}))
+            return;  // dim3's assignment
+        const CXCursor user = userOfValue();
+        const bool unevaluated = clang_getCursorKind(user) == CXCursor_UnaryExpr;  // sizeof
+        // A pointer variable it initialises is refused once the body has been read (hostBody).
+        const bool passed = isKernelLaunch(user) || clang_getCursorKind(user) == CXCursor_VarDecl ||
+                            (clang_getCursorKind(user) == CXCursor_CallExpr &&
+                             str(clang_getCursorSpelling(user)) == "cudaMemcpyToSymbol");
+        if (tk == CXCursor_ParmDecl) {
+            if (!isPointerType(clang_getCursorType(target)) || unevaluated || passed) return;
+            reject(line, name + " is used in host code other than as an argument of a kernel launch or of "
+                                "cudaMemcpyToSymbol: launch() passes N, M and P on as they are, and holds no other "
+                                "pointer");
+        }
+        if (tk == CXCursor_VarDecl) {
+            if (!expansion(clang_getCursorLocation(target)).mainFile)
+                reject(line, name + " is not available in host code: launch() computes the grid and the block from "
+                                    "the sizes it is given");
+            if (m_constantNames.count(name) &&
+                clang_getCursorKind(clang_getCursorSemanticParent(target)) == CXCursor_TranslationUnit &&
+                !unevaluated && !passed)
+                reject(line, name + ", the __constant__ array, is used in host code other than in "
+                                    "cudaMemcpyToSymbol(" + name + ", M, bytes) or sizeof");
+            return;
+        }
+        reject(line, name + " cannot be used in launch() or its host functions: " + kHostHolds);
+    }
+
+    // An operator in host code works on numbers: on a pointer it is pointer
+    // arithmetic, a comparison or an assignment of pointers, an address or a
+    // load through one.
+    void hostOperator(CXCursor c) {
+        const std::vector<CXCursor> kids = children(c);
+        auto pointer = [](CXType t) { return isPointerType(t) || isArrayType(t) || isFunctionType(t); };
+        bool onPointer = pointer(clang_getCursorType(c));
+        CXType which = clang_getCursorType(c);
+        for (CXCursor k : kids)
+            if (pointer(clang_getCursorType(k))) {
+                onPointer = true;
+                which = clang_getCursorType(k);
+            }
+        if (!onPointer) return;
+        const unsigned line = lineOf(c);
+        if (clang_getCursorKind(c) == CXCursor_UnaryOperator && !kids.empty()) {
+            const std::string op = unaryOperator(c, kids[0]).first;
+            const std::string operand = str(clang_getCursorSpelling(unwrap(kids[0])));
+            if (op == "&")
+                reject(line, "the address of a variable (&" + operand + ") in host code: only cudaEventCreate(&event) "
+                             "and cudaEventElapsedTime(&ms, start, stop) take one");
+            if (op == "*")
+                reject(line, "a load through a pointer (*" + operand + ") in host code: N, M and P are in device "
+                             "memory, which only kernels index");
+        }
+        const std::string op = clang_getCursorKind(c) == CXCursor_UnaryOperator
+                                   ? [&] {
+                                         const auto ops = unaryOperator(c, kids.empty() ? c : kids[0]);
+                                         return ops.first.empty() ? ops.second : ops.first;
+                                     }()
+                                   : operatorOf(c);
+        reject(line, "pointer arithmetic (" + (op.empty() ? std::string("an operator") : "`" + op + "`") + " on " +
+                         typeName(which) + ") in host code: launch() passes N, M and P to the kernel as they are, and "
+                                           "holds no other pointer");
+    }
+
+    // A cast in host code makes a number, a dim3, or passes launch()'s own
+    // N, M or P on as another pointer type (const_cast<float*>(N), (float*)M),
+    // or makes a null stream ((cudaStream_t)0). Nothing else becomes a pointer.
+    void hostCast(CXCursor c, CXCursorKind kind) const {
+        const CXType to = clang_getCursorType(c);
+        if (!isPointerType(to) && kind != CXCursor_CXXConstCastExpr) return;  // a number: its operand is checked
+        CXCursor operand = c;
+        for (;;) {
+            CXCursor next = clang_getNullCursor();
+            for (CXCursor child : children(operand))
+                if (clang_isExpression(clang_getCursorKind(child))) next = child;
+            if (clang_Cursor_isNull(next)) break;
+            operand = next;
+            const CXCursorKind k = clang_getCursorKind(operand);
+            if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
+                k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXConstCastExpr &&
+                k != CXCursor_CXXFunctionalCastExpr)
+                break;
+        }
+        // `(float*)malloc(...)`: the call is refused for what it is, or what it
+        // gives (cudaGetErrorString's text) is checked where it is used.
+        if (clang_getCursorKind(operand) == CXCursor_CallExpr) return;
+        const CXCursor target = clang_getCursorReferenced(operand);
+        if (clang_getCursorKind(operand) == CXCursor_DeclRefExpr && clang_getCursorKind(target) == CXCursor_ParmDecl &&
+            isFloatPointer(clang_getCursorType(target)))
+            return;  // N, M or P
+        if (kind != CXCursor_CXXConstCastExpr && isPointerType(to)) {
+            if (clang_getCursorKind(operand) == CXCursor_CXXNullPtrLiteralExpr) return;
+            const CXEvalResult value = clang_Cursor_Evaluate(operand);
+            if (value) {
+                const bool zero = clang_EvalResult_getKind(value) == CXEval_Int &&
+                                  clang_EvalResult_getAsLongLong(value) == 0;
+                clang_EvalResult_dispose(value);
+                if (zero) return;  // (cudaStream_t)0
+            }
+        }
+        reject(lineOf(c), std::string(kind == CXCursor_CXXConstCastExpr ? "const_cast<" : "a cast to ") +
+                              typeName(to) + (kind == CXCursor_CXXConstCastExpr ? ">" : "") +
+                              " in host code: launch() passes N, M and P on as they are (const_cast<float*>(N) and "
+                              "(float*)N are fine), and holds no other pointer");
+    }
+
+    // [SECTION] Operators, read from the text between their operands.
+
+    struct Operator {
+        std::string spelling;
+        unsigned begin = 0, end = 0;
+    };
+
+    // The operator the file's text holds between `from` and `to`, spaces and
+    // comments apart. Reading it there costs what the operator's text does;
+    // tokenising a whole expression at each of its levels would cost its size
+    // at every level, quadratic in a deep one.
+    Operator operatorBetween(unsigned from, unsigned to) const {
+        static const std::string kOperatorCharacters = "+-*/%=<>!&|^~";
+        if (to > m_text.size()) to = static_cast<unsigned>(m_text.size());
+        for (unsigned i = from; i < to;) {
+            if (m_text.compare(i, 2, "//") == 0) {
+                while (i < to && m_text[i] != '\n') ++i;
+                continue;
+            }
+            if (m_text.compare(i, 2, "/*") == 0) {
+                const std::size_t end = m_text.find("*/", i + 2);
+                i = end == std::string::npos ? to : static_cast<unsigned>(end + 2);
+                continue;
+            }
+            if (kOperatorCharacters.find(m_text[i]) == std::string::npos) {
+                ++i;
+                continue;
+            }
+            unsigned e = i;
+            while (e < to && kOperatorCharacters.find(m_text[e]) != std::string::npos &&
+                   m_text.compare(e, 2, "//") != 0 && m_text.compare(e, 2, "/*") != 0)
+                ++e;
+            return Operator{m_text.substr(i, e - i), i, e};
+        }
+        return {};
+    }
+
+    // A binary expression's operator: after its left operand. Where a macro
+    // wrote the expression (no text between the operands), its tokens, when
+    // they are few.
+    Operator binaryOperator(CXCursor c) const {
+        const std::vector<CXCursor> kids = children(c);
+        if (kids.size() != 2) return {};
+        const unsigned lhsEnd = endOf(kids[0]);
+        if (const Operator op = operatorBetween(lhsEnd, beginOf(kids[1])); !op.spelling.empty()) return op;
+        if (endOf(c) < beginOf(c) || endOf(c) - beginOf(c) > kSmallExtent) return {};
+        for (const Token& t : tokens(c))
+            if (t.begin >= lhsEnd) return Operator{t.spelling, t.begin, t.end};
+        return {};
+    }
+
+    // A unary expression's operator: before its operand (first) or after it (second).
+    std::pair<std::string, std::string> unaryOperator(CXCursor c, CXCursor operand) const {
+        std::string first = operatorBetween(beginOf(c), beginOf(operand)).spelling;
+        std::string last = operatorBetween(endOf(operand), endOf(c)).spelling;
+        if ((first.empty() && last.empty()) && endOf(c) >= beginOf(c) && endOf(c) - beginOf(c) <= kSmallExtent) {
+            const std::vector<Token> t = tokens(c);
+            if (!t.empty()) {
+                first = t.front().spelling;
+                last = t.back().spelling;
+            }
+        }
+        return {first, last};
     }
 
     // A compiler's builtin, named or taken: a function the parser declares
@@ -914,12 +1563,22 @@ private:
             return t.kind == CXType_Pointer || t.kind == CXType_BlockPointer || t.kind == CXType_MemberPointer ||
                    t.kind == CXType_ObjCObjectPointer;
         };
+        // `(long)printf`, `(void (*)())x`: a function is called by its name, never through a number.
+        if (isFunctionType(from) || isFunctionType(to))
+            reject(lineOf(c), "a cast of " + typeName(clang_getCursorType(operand)) + " to " + spelled +
+                                  ": a kernel file calls functions by their name, and holds no pointer to one");
         // `(long&)p`, `static_cast<float&>(x)`: a reference, written before
-        // the operand (an expression's type is never one).
+        // the operand (an expression's type is never one). Read from the
+        // text before the operand, or the tokens of a cast a macro wrote.
         bool reference = false;
         const unsigned operandAt = beginOf(operand);
-        for (const Token& t : tokens(c))
-            if (t.begin < operandAt && (t.spelling == "&" || t.spelling == "&&")) reference = true;
+        if (operandAt > beginOf(c)) {
+            for (unsigned i = beginOf(c); i < operandAt && i < m_text.size(); ++i)
+                if (m_text[i] == '&') reference = true;
+        } else if (endOf(c) >= beginOf(c) && endOf(c) - beginOf(c) <= kSmallExtent) {
+            for (const Token& t : tokens(c))
+                if (t.begin < operandAt && (t.spelling == "&" || t.spelling == "&&")) reference = true;
+        }
         if (kind == CXCursor_CXXReinterpretCastExpr && (isPointer(to) || reference))
             reject(lineOf(c), "reinterpret_cast<" + spelled + (reference ? "&" : "") +
                                   ">: a kernel file may not reinterpret memory; index the kernel's arrays as they are "
@@ -965,6 +1624,8 @@ private:
     // `::M`, a name of the file's own global scope: the traced builds put the
     // file inside a namespace of their own, where `::M` is that namespace's M.
     void globalQualifier(CXCursor c) {
+        // `::name` is a few bytes; a longer extent is a macro's use.
+        if (endOf(c) < beginOf(c) || endOf(c) - beginOf(c) > kSmallExtent) return;
         const std::vector<Token> t = tokens(c);
         if (t.size() < 2 || t[0].spelling != "::" || t[1].spelling != str(clang_getCursorSpelling(c))) return;
         const CXCursor target = clang_getCursorReferenced(c);
@@ -997,12 +1658,11 @@ private:
     }
 
     void unary(CXCursor c) {
-        const std::vector<Token> t = tokens(c);
         const std::vector<CXCursor> kids = children(c);
-        if (t.empty() || kids.empty()) return;
+        if (kids.empty()) return;
         const CXCursor operand = unwrap(kids[0]);
         const bool element = clang_getCursorKind(operand) == CXCursor_ArraySubscriptExpr;
-        const std::string first = t.front().spelling, last = t.back().spelling;
+        const auto [first, last] = unaryOperator(c, kids[0]);
         if (element && (first == "&"))
             reject(lineOf(c), "the address of an array element (&a[i]) is not supported: index the array itself");
         // `(&x)[100000]` reaches past a local variable, where no trace looks.
@@ -1037,14 +1697,7 @@ private:
     // stays a reference.
 
     // The operator of a binary expression: the first token after its left operand.
-    std::string operatorOf(CXCursor c) const {
-        const std::vector<CXCursor> kids = children(c);
-        if (kids.size() != 2) return {};
-        const unsigned lhsEnd = endOf(kids[0]);
-        for (const Token& t : tokens(c))
-            if (t.begin >= lhsEnd) return t.spelling;
-        return {};
-    }
+    std::string operatorOf(CXCursor c) const { return binaryOperator(c).spelling; }
 
     // The left operand of an assignment is written to, not read: an element,
     // or both elements a conditional operator chooses between. An assignment
@@ -1303,15 +1956,10 @@ private:
         }
         const std::string name = str(clang_getCursorSpelling(base));
         if (!m_constantNames.count(name)) return;
-        const unsigned lhsEnd = endOf(kids[0]);
-        for (const Token& t : tokens(c))
-            if (t.begin >= lhsEnd) {
-                const std::string& op = t.spelling;
-                if (op.size() >= 1 && op.back() == '=' && op != "==" && op != "<=" && op != ">=" && op != "!=")
-                    reject(lineOf(c), "a kernel writes " + name + ", a __constant__ array: constant memory is "
-                                      "read-only to kernels (launch() fills it with cudaMemcpyToSymbol)");
-                return;
-            }
+        const std::string op = operatorOf(c);
+        if (op.size() >= 1 && op.back() == '=' && op != "==" && op != "<=" && op != ">=" && op != "!=")
+            reject(lineOf(c), "a kernel writes " + name + ", a __constant__ array: constant memory is "
+                              "read-only to kernels (launch() fills it with cudaMemcpyToSymbol)");
     }
 
     // `sum += x` on a local float: one multiply-add, recorded on its line.
@@ -1324,17 +1972,10 @@ private:
         if (clang_getCursorKind(target) != CXCursor_VarDecl) return false;
         if (clang_getCanonicalType(clang_getCursorType(target)).kind != CXType_Float) return false;
         if (clang_Cursor_getStorageClass(target) != CX_SC_None) return false;
-        const unsigned lhsEnd = endOf(kids[0]);
-        const std::vector<Token> toks = tokens(c);
-        const Token* op = nullptr;
-        for (const Token& t : toks)
-            if (t.begin >= lhsEnd && t.spelling.size() >= 2 && t.spelling.back() == '=') {
-                op = &t;
-                break;
-            }
-        if (!op || op->spelling != "+=") return false;
+        const Operator op = binaryOperator(c);
+        if (op.spelling != "+=") return false;
         const std::string var = str(clang_getCursorSpelling(lhs));
-        edit(beginOf(kids[0]), op->end, "tsAddTo(" + var + ", ");
+        edit(beginOf(kids[0]), op.end, "tsAddTo(" + var + ", ");
         close(endOf(c), ", " + std::to_string(lineOf(c)) + ")");
         statement(kids[1], scope);
         return true;
@@ -1345,6 +1986,7 @@ private:
         const unsigned line = lineOf(c);
         const CXType type = clang_getCursorType(c);
         const bool device = scope.context != Context::Host;
+        attributes(c);
         if (hasAttr(c, CXCursor_CUDASharedAttr)) {
             if (scope.context != Context::Kernel)
                 reject(line, "__shared__ " + name + " outside a kernel: declare it in the __global__ function");
@@ -1376,9 +2018,15 @@ private:
             m_sharedDeclarations.insert(expansion(clang_getCursorLocation(c)).offset);
             return;
         }
+        if (clang_Cursor_getStorageClass(c) == CX_SC_Extern)
+            reject(line, "extern variable " + name + ": a kernel file may not declare a variable defined elsewhere "
+                                                     "(the C library's environ, say)");
         if (device && clang_getCanonicalType(type).kind == CXType_Pointer)
             reject(line, "pointer variable " + name + ": index the kernel's arrays directly (N[i]), so that every "
                                                       "access is traced");
+        if (device && isFunctionType(type))
+            reject(line, "function pointer " + name + ": a kernel file calls functions by their name, and holds no "
+                                                      "pointer to one");
         if (device && (clang_Cursor_getStorageClass(c) == CX_SC_Static))
             reject(line, "static variable " + name + " in device code is not supported: use a local variable, or a "
                          "__shared__ array for what the block shares");
@@ -1393,11 +2041,48 @@ private:
             }
         }
         for (CXCursor child : children(c)) statement(child, scope);
+        if (!device) hostVariable(c, name, line, type);
+    }
+
+    // What launch() and its host functions declare: numbers, dim3, events,
+    // streams and cudaError_t. A pointer or an array is refused once the body
+    // has been read (hostBody); a static variable's initialiser is a constant,
+    // which runs no code.
+    void hostVariable(CXCursor c, const std::string& name, unsigned line, CXType type) {
+        const CXType t = clang_getCanonicalType(type);
+        if (isFunctionType(t)) {
+            if (!m_hostVariable)
+                m_hostVariable = HostVariable{line, "function pointer " + name + ": a kernel file calls functions by "
+                                                    "their name, and holds no pointer to one"};
+            return;
+        }
+        if (t.kind == CXType_Pointer && !isEventOrStream(t)) {
+            if (!m_hostVariable)
+                m_hostVariable = HostVariable{line, "pointer variable " + name + " in host code: launch() passes N, M "
+                                                    "and P to the kernel as they are (const_cast<float*>(N) too), and "
+                                                    "holds no other pointer; cudaMalloc, malloc and new are not needed"};
+            return;
+        }
+        if (isArrayType(t)) {
+            if (!m_hostVariable)
+                m_hostVariable = HostVariable{line, "array " + name + " in host code: launch() and its host functions "
+                                                    "hold numbers, dim3, cudaEvent_t and cudaStream_t; arrays belong "
+                                                    "in kernels"};
+            return;
+        }
+        if (!isHostType(t))
+            reject(line, name + " is " + typeName(type) + ": launch() and its host functions declare numbers, dim3, "
+                                                          "cudaEvent_t, cudaStream_t and cudaError_t");
+        if (clang_Cursor_getStorageClass(c) == CX_SC_Static && !constantInitialiser(c))
+            reject(line, "static variable " + name + " with an initialiser that is not a constant: it would run code "
+                                                     "at a time of its own; give it a number, or make it a local "
+                                                     "variable");
     }
 
     void call(CXCursor c, Scope& scope) {
-        if (str(clang_getCursorSpelling(c)) == "__cudaPushCallConfiguration") {
-            for (CXCursor child : children(c)) statement(child, scope);  // <<<grid, block>>>'s values
+        if (launchConfiguration(str(clang_getCursorSpelling(c)))) {
+            const std::vector<CXCursor> kids = children(c);
+            for (std::size_t i = 1; i < kids.size(); ++i) statement(kids[i], scope);  // <<<grid, block>>>'s values
             return;
         }
         const std::string name = str(clang_getCursorSpelling(c));
@@ -1408,7 +2093,7 @@ private:
         const bool launch = std::any_of(kids.begin(), kids.end(), [](CXCursor k) {
             k = unwrap(k);
             return clang_getCursorKind(k) == CXCursor_CallExpr &&
-                   str(clang_getCursorSpelling(k)) == "__cudaPushCallConfiguration";
+                   launchConfiguration(str(clang_getCursorSpelling(k)));
         });
         if (launch) {
             if (scope.context != Context::Host)
@@ -1418,10 +2103,10 @@ private:
         }
         const CXCursor callee = clang_getCursorReferenced(c);
         const CXCursorKind calleeKind = clang_getCursorKind(callee);
-        // dim3's constructors and its assignment (`dim3 b; b = dim3(16, 16);`).
-        const bool dim3Member =
-            (calleeKind == CXCursor_CXXMethod || calleeKind == CXCursor_Constructor) &&
-            str(clang_getCursorSpelling(clang_getCursorSemanticParent(callee))) == "dim3";
+        // dim3's and uint3's constructors and assignments (`dim3 b; b = dim3(16, 16);`, `t = blockIdx;`).
+        const std::string calleeOwner = str(clang_getCursorSpelling(clang_getCursorSemanticParent(callee)));
+        const bool dim3Member = (calleeKind == CXCursor_CXXMethod || calleeKind == CXCursor_Constructor) &&
+                                (calleeOwner == "dim3" || calleeOwner == "uint3");
         if (calleeKind == CXCursor_Constructor || calleeKind == CXCursor_ConversionFunction || name == "dim3" ||
             dim3Member) {
             for (CXCursor child : children(c)) statement(child, scope);
@@ -1430,6 +2115,20 @@ private:
         if (!clang_Cursor_isNull(callee) && builtinFunction(callee))
             reject(line, whyNotCompilerName(str(clang_getCursorSpelling(callee))));
         if (compilerName(name)) reject(line, whyNotCompilerName(name));
+        // A call names the function it calls: anything else (a variable, *p,
+        // a cast, a choice) calls through a pointer, to wherever it points.
+        const CXCursor calleeExpression = kids.empty() ? clang_getNullCursor() : unwrap(kids[0]);
+        const CXCursorKind named = clang_getCursorKind(clang_getCursorReferenced(calleeExpression));
+        if (clang_getCursorKind(calleeExpression) != CXCursor_DeclRefExpr ||
+            (named != CXCursor_FunctionDecl && named != CXCursor_FunctionTemplate))
+            reject(line, "a call through " +
+                             (clang_getCursorKind(calleeExpression) == CXCursor_DeclRefExpr
+                                  ? "the variable " + str(clang_getCursorSpelling(calleeExpression))
+                                  : std::string("an expression")) +
+                             ": a kernel file calls functions by their name (f(x)), never through a pointer or a "
+                             "variable");
+        builtinReference(calleeExpression);
+        globalQualifier(calleeExpression);
         const bool ownFunction = !clang_Cursor_isNull(callee) && expansion(clang_getCursorLocation(callee)).mainFile;
         if (ownFunction && calleeKind == CXCursor_FunctionDecl && !hasAttr(callee, CXCursor_CUDAGlobalAttr)) {
             // Declared in the file, defined nowhere in it: the compiler would
@@ -1458,7 +2157,105 @@ private:
                 }
             }
         }
-        for (CXCursor child : children(c)) statement(child, scope);
+        if (name == "printf") printfCall(c, kids);
+        // The arguments; the callee was read above.
+        for (std::size_t i = 1; i < kids.size(); ++i)
+            if (scope.context != Context::Kernel && scope.context != Context::Device && eventAddress(name, i, kids[i]))
+                continue;
+            else
+                statement(kids[i], scope);
+    }
+
+    // `cudaEventCreate(&start)`, `cudaEventElapsedTime(&ms, start, stop)`:
+    // the one place host code takes an address, of a local variable of its own.
+    static bool eventAddress(const std::string& function, std::size_t argument, CXCursor e) {
+        if (argument != 1 || (function != "cudaEventCreate" && function != "cudaEventElapsedTime")) return false;
+        e = unwrap(e);
+        if (clang_getCursorKind(e) != CXCursor_UnaryOperator) return false;
+        const std::vector<CXCursor> kids = children(e);
+        if (kids.size() != 1 || clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Pointer) return false;
+        const CXCursor variable = unwrap(kids[0]);
+        if (clang_getCursorKind(variable) != CXCursor_DeclRefExpr) return false;
+        const CXCursor target = clang_getCursorReferenced(variable);
+        if (clang_getCursorKind(target) != CXCursor_VarDecl || !expansion(clang_getCursorLocation(target)).mainFile ||
+            clang_getCursorKind(clang_getCursorSemanticParent(target)) == CXCursor_TranslationUnit)
+            return false;
+        const CXType t = clang_getCursorType(target);
+        return function == "cudaEventCreate" ? isEventOrStream(t) : clang_getCanonicalType(t).kind == CXType_Float;
+    }
+
+    // printf's format is a literal the check reads: no %n (which writes
+    // through its argument), a string (%s) only from a literal or
+    // cudaGetErrorString, and no fewer values than the format takes (printf
+    // would read values that are not there).
+    void printfCall(CXCursor c, const std::vector<CXCursor>& kids) const {
+        const unsigned line = lineOf(c);
+        if (kids.size() < 2 || clang_getCursorKind(unwrap(kids[1])) != CXCursor_StringLiteral)
+            reject(line, "printf's format is a string literal here (printf(\"%d\\n\", x)), so that TileScope "
+                         "knows what it reads");
+        std::string format;
+        bool evaluated = false;
+        // The literal as the compiler reads it (escapes, pieces joined), through
+        // the conversion to a pointer that printf's parameter makes.
+        for (const CXCursor literal : {kids[1], unwrap(kids[1])}) {
+            if (evaluated) break;
+            if (const CXEvalResult value = clang_Cursor_Evaluate(literal)) {
+                if (clang_EvalResult_getKind(value) == CXEval_StrLiteral) {
+                    format = clang_EvalResult_getAsStr(value);
+                    evaluated = true;
+                }
+                clang_EvalResult_dispose(value);
+            }
+        }
+        if (!evaluated) reject(line, "printf's format is a plain string literal here (printf(\"%d\\n\", x))");
+        auto any = [](char ch, const char* set) { return ch != '\0' && std::string(set).find(ch) != std::string::npos; };
+        std::vector<char> takes;  // per value: its conversion, '*' for a width or a precision
+        for (std::size_t i = 0; i < format.size(); ++i) {
+            if (format[i] != '%') continue;
+            if (++i < format.size() && format[i] == '%') continue;
+            while (i < format.size() && any(format[i], "-+ #0'")) ++i;
+            if (i < format.size() && format[i] == '*') {
+                takes.push_back('*');
+                ++i;
+            }
+            while (i < format.size() && std::isdigit(static_cast<unsigned char>(format[i]))) ++i;
+            if (i < format.size() && format[i] == '$')
+                reject(line, "printf's numbered values (%1$d) are not supported: pass the values in the order the "
+                             "format takes them");
+            if (i < format.size() && format[i] == '.') {
+                ++i;
+                if (i < format.size() && format[i] == '*') {
+                    takes.push_back('*');
+                    ++i;
+                }
+                while (i < format.size() && std::isdigit(static_cast<unsigned char>(format[i]))) ++i;
+            }
+            while (i < format.size() && any(format[i], "hlLqjzt")) ++i;
+            const char conversion = i < format.size() ? format[i] : '\0';
+            if (conversion == 'n')
+                reject(line, "printf's %n writes through its argument: a kernel file may not use it");
+            if (!any(conversion, "diouxXeEfFgGaAcsp"))
+                reject(line, std::string("printf's format holds %") +
+                                 (std::isprint(static_cast<unsigned char>(conversion)) ? std::string(1, conversion)
+                                                                                      : std::string()) +
+                                 ", which a kernel file's printf does not take (%d, %u, %x, %f, %e, %g, %c, %s, %p "
+                                 "and %% do)");
+            takes.push_back(conversion);
+        }
+        const std::size_t values = kids.size() - 2;
+        if (values < takes.size())
+            reject(line, "printf's format takes " + std::to_string(takes.size()) + " values and the call passes " +
+                             std::to_string(values) + ": printf would read values that are not there");
+        for (std::size_t v = 0; v < values; ++v) {
+            const CXCursor value = unwrap(kids[2 + v]);
+            const bool string = clang_getCursorKind(value) == CXCursor_StringLiteral ||
+                                (clang_getCursorKind(value) == CXCursor_CallExpr &&
+                                 str(clang_getCursorSpelling(value)) == "cudaGetErrorString");
+            if ((v < takes.size() && takes[v] == 's' && !string) ||
+                (!string && isPointerType(clang_getCursorType(kids[2 + v]))))
+                reject(line, "printf's %s takes a string literal or cudaGetErrorString(err) here, and printf no "
+                             "other pointer");
+        }
     }
 
     void kernelLaunch(CXCursor c, const std::vector<Token>& toks, Scope& scope) {
@@ -1487,7 +2284,7 @@ private:
         for (std::size_t i = 1; i < kids.size(); ++i) {
             const CXCursor arg = unwrap(kids[i]);
             if (clang_getCursorKind(arg) == CXCursor_CallExpr &&
-                str(clang_getCursorSpelling(arg)) == "__cudaPushCallConfiguration")
+                launchConfiguration(str(clang_getCursorSpelling(arg))))
                 continue;
             std::uint8_t array = kArrayNone;
             if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr) {
@@ -1554,6 +2351,13 @@ private:
     std::set<unsigned> m_elementReferences;  // the names of float& bound to elements
     bool m_declarationIsAuto = false;  // the declaration under way is written as auto (references to elements)
     std::vector<CXCursor> m_ancestors;                 // the cursors statement() is inside, innermost last
+    unsigned m_nesting = 0;                            // how many of them the student wrote (no conversions)
+    struct HostVariable {
+        unsigned line;
+        std::string message;
+    };
+    std::optional<HostVariable> m_hostVariable;
+    std::optional<Diagnostic> m_hostSignature;  // the first host function that takes or returns what it may not  // the first pointer or array variable of the host body under way
     bool m_sawLaunch = false;
     bool m_launchesKernel = false;
     unsigned m_launchLine = 1;
@@ -1659,7 +2463,14 @@ Result<Translation> translateHere(const std::string& path, const std::string& or
             unsigned line = 0, column = 0, offset = 0;
             const CXSourceLocation loc = clang_getDiagnosticLocation(d);
             clang_getExpansionLocation(loc, &file, &line, &column, &offset);
-            std::string message = "error: " + str(clang_getDiagnosticSpelling(d));
+            std::string message = "error: ";
+            // On one line: the parser quotes the file's characters, line breaks and escapes included.
+            for (const char ch : str(clang_getDiagnosticSpelling(d)))
+                message += ch == '\n' ? std::string("\\n")
+                           : ch == '\r' ? std::string("\\r")
+                           : ch == '\t' ? std::string("\\t")
+                           : static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ? std::string(" ")
+                                                                                 : std::string(1, ch);
             if (message.find("file not found") != std::string::npos)
                 message += " (a kernel file may include only CUDA's and C's own headers: cuda_runtime.h, stdio.h, "
                            "math.h, ...)";
@@ -1669,6 +2480,22 @@ Result<Translation> translateHere(const std::string& path, const std::string& or
         }
         clang_disposeDiagnostic(d);
     }
+
+    // The compilers get the text the parser read: what it skipped (#if 0, an
+    // #ifdef of a name the file does not define) and every conditional
+    // directive become spaces, line breaks kept, so that no compiler decides
+    // again, with macros of its own, what the file holds.
+    std::vector<std::pair<std::size_t, std::size_t>> skipped;
+    if (CXSourceRangeList* ranges = clang_getSkippedRanges(tu, t_mainFile)) {
+        for (unsigned i = 0; i < ranges->count; ++i) {
+            unsigned begin = 0, end = 0;
+            clang_getFileLocation(clang_getRangeStart(ranges->ranges[i]), nullptr, nullptr, nullptr, &begin);
+            clang_getFileLocation(clang_getRangeEnd(ranges->ranges[i]), nullptr, nullptr, nullptr, &end);
+            skipped.emplace_back(begin, end);
+        }
+        clang_disposeSourceRangeList(ranges);
+    }
+    if (std::optional<Diagnostic> refused = blankWhatWasNotRead(path, text, skipped)) return fail(*refused);
 
     Translation out;
     out.path = path;
@@ -1705,8 +2532,15 @@ Result<Translation> translateHere(const std::string& path, const std::string& or
                  ".values; *bytes = sizeof(::tilescope::own_user::" + n + ".values); return 1; }\n";
     }
     entry += "    return 0;\n}\n";
-    out.cpuSource = "#include \"own/own_cpu_prelude.hpp\"\nnamespace tilescope::own_user {\n" + line1 +
-                    translator.rewritten(true) + "\n}  // namespace tilescope::own_user\n" + entry;
+    // In what g++ compiles, a name the file uses is no macro of the C
+    // library's headers, which the prelude includes (glibc's alloca(n) is
+    // __builtin_alloca(n)), and the file's own macros end with it: none
+    // reaches the entry points written after it. (NVRTC's programs include
+    // no such header, and what follows the file there is of names no macro
+    // of the file may have.)
+    out.cpuSource = "#include \"own/own_cpu_prelude.hpp\"\nnamespace tilescope::own_user {\n" +
+                    undefineUsedNames(text) + line1 + translator.rewritten(true) +
+                    "\n}  // namespace tilescope::own_user\n" + undefineDefinedNames(text) + entry;
     out.tracedDeviceSource = line1 + translator.rewritten(false);
     out.deviceSource = line1 + translator.plainDevice();
     return out;

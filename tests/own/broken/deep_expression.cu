@@ -1,6 +1,7 @@
-// expect-exit: 0
+// expect-exit: 2
 // expect-args: check --size 8x8 --radius 1
-// expect-output: no problems
+// expect-output: deep_expression.cu:52: this is nested more than 256 levels deep
+// expect-output-lines: 1
 // expect-no-output: crashed
 //
 // deep_expression.cu -- the basic 2D kernel adds 0 to each output, written
@@ -8,9 +9,9 @@
 // expression is 32768 levels deep: reading it took more stack than the
 // parser's thread had (8 MB), and tilescope itself crashed (SIGSEGV); from
 // about 10000 terms on, so did the translator's walk over the syntax tree.
-// nvcc compiles it, and so does TileScope: the file is read on a thread
-// with room for it, and the kernel is right. (On an 8x8 input: each output
-// evaluates the 32768 terms per tap, and what is tested is the reading.)
+// nvcc compiles it. TileScope reads the file on a thread with room for it,
+// and its walk over the syntax tree stops at 256 levels: the file is refused
+// at the line of the deep expression, with a line and without a crash.
 
 #include <cuda_runtime.h>
 

@@ -1,5 +1,5 @@
 // expect-exit: 2
-// expect-output: launch_pointer_offset.cu:30: argument 1 of conv1d_valid is a pointer that is none of N, M and P
+// expect-output: launch_pointer_offset.cu:30: pointer arithmetic (`+` on const float *) in host code
 // expect-output-lines: 1
 //
 // launch_pointer_offset.cu -- launch() skips the ghost cells by starting
