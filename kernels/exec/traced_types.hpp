@@ -33,11 +33,52 @@
 
 namespace tilescope::traced {
 
+// An index of any integer type is taken at its full value: `N[(1LL << 33) + i]`
+// is an access far past N's end, never N[i]. (A floating-point index matches
+// none of these, as CUDA has none.) Beyond 2^62 either way, every index is as
+// far outside every array as any other; held within that, the arithmetic
+// below (an array's base, load4's next elements) cannot overflow.
+constexpr long long kFarIndex = 1LL << 62;
+TS_FN constexpr long long farAtMost(long long v) { return v > kFarIndex ? kFarIndex : v < -kFarIndex ? -kFarIndex : v; }
+
 struct Index {
-    int value;
+    long long value;
     unsigned line;
     TS_FN Index(int v, unsigned l = __builtin_LINE()) : value(v), line(l) {}
+    TS_FN Index(unsigned v, unsigned l = __builtin_LINE()) : value(v), line(l) {}
+    TS_FN Index(long v, unsigned l = __builtin_LINE()) : value(farAtMost(v)), line(l) {}
+    TS_FN Index(unsigned long v, unsigned l = __builtin_LINE())
+        : value(v > static_cast<unsigned long>(kFarIndex) ? kFarIndex : static_cast<long long>(v)), line(l) {}
+    TS_FN Index(long long v, unsigned l = __builtin_LINE()) : value(farAtMost(v)), line(l) {}
+    TS_FN Index(unsigned long long v, unsigned l = __builtin_LINE())
+        : value(v > static_cast<unsigned long long>(kFarIndex) ? kFarIndex : static_cast<long long>(v)), line(l) {}
 };
+
+// The index an event records of an access: an Event holds 32 bits, and the
+// indices below -2^30 name a 2D array's subscripts (event.hpp's
+// kSubscripted), so an index beyond [-2^30, 2^31 - 1] is recorded as the
+// nearer end of that range. Both ends are outside every array (an array holds
+// fewer than 2^31 - 1 elements), and the problem detector names the access as
+// one outside its array, on its line.
+constexpr long long kLowestRecordedIndex = kSubscripted + kSubscriptSpan * kSubscriptSpan;
+constexpr long long kHighestRecordedIndex = 2147483647;
+TS_FN constexpr int recordedIndex(long long i) {
+    return static_cast<int>(i < kLowestRecordedIndex    ? kLowestRecordedIndex
+                            : i > kHighestRecordedIndex ? kHighestRecordedIndex
+                                                        : i);
+}
+// A size or a subscript as the 32 bits of a fault's words hold it.
+TS_FN constexpr int atMostInt(long long v) {
+    return static_cast<int>(v < -kHighestRecordedIndex - 1 ? -kHighestRecordedIndex - 1
+                            : v > kHighestRecordedIndex    ? kHighestRecordedIndex
+                                                           : v);
+}
+// The flattened index of `a[row][col]` (cols columns) outside the array,
+// for recordedIndex: each subscript held within 32 bits first, which leaves
+// any subscript beyond them outside still, and the product within 64 bits.
+TS_FN constexpr long long flatIndex(long long row, int cols, long long col) {
+    return static_cast<long long>(atMostInt(row)) * cols + atMostInt(col);
+}
 
 // `Pvalue += F[j] * N[i]` records one multiply-add (2 FLOPs) on its line.
 struct Addend {
@@ -72,12 +113,12 @@ public:
 
     TS_FN float operator[](Index i) const {
         if (i.value < 0 || i.value >= size) {
-            R::fault(id, i.value, size, i.line);
-            R::record(Op::LoadOutside, id, i.value, 0.0f, i.line);
+            R::fault(id, recordedIndex(i.value), size, i.line);
+            R::record(Op::LoadOutside, id, recordedIndex(i.value), 0.0f, i.line);
             return 0.0f;
         }
         float v = data[i.value];
-        R::record(Op::Load, id, i.value, v, i.line);
+        R::record(Op::Load, id, static_cast<int>(i.value), v, i.line);
         return v;
     }
 };
@@ -226,10 +267,10 @@ public:
 
     TS_FN ElementRef<R> operator[](Index i) const {
         if (i.value < 0 || i.value >= size) {
-            R::fault(id, i.value, size, i.line);
-            return ElementRef<R>{&R::scratch(), i.value, i.line, id, true};
+            R::fault(id, recordedIndex(i.value), size, i.line);
+            return ElementRef<R>{&R::scratch(), recordedIndex(i.value), i.line, id, true};
         }
-        return ElementRef<R>{data + i.value, i.value, i.line, id};
+        return ElementRef<R>{data + i.value, static_cast<int>(i.value), i.line, id};
     }
 };
 
@@ -261,14 +302,15 @@ struct SharedSlice {
 template <class R>
 class SharedArray {
 public:
-    TS_FN explicit SharedArray(Index count) : m_size(count.value), m_data(R::sharedMemory(count.value, count.line)) {}
+    TS_FN explicit SharedArray(Index count)
+        : m_size(atMostInt(count.value)), m_data(R::sharedMemory(atMostInt(count.value), count.line)) {}
     TS_FN SharedArray(SharedSlice slice, int count) : m_size(count), m_base(slice.base), m_data(slice.data) {}
     TS_FN ElementRef<R> operator[](Index i) const {
         if (i.value < 0 || i.value >= m_size) {
-            R::fault(kArrayShared, m_base + i.value, m_base + m_size, i.line);
-            return ElementRef<R>{&R::scratch(), m_base + i.value, i.line, kArrayShared, true};
+            R::fault(kArrayShared, recordedIndex(m_base + i.value), m_base + m_size, i.line);
+            return ElementRef<R>{&R::scratch(), recordedIndex(m_base + i.value), i.line, kArrayShared, true};
         }
-        return ElementRef<R>{m_data + i.value, m_base + i.value, i.line, kArrayShared};
+        return ElementRef<R>{m_data + i.value, m_base + static_cast<int>(i.value), i.line, kArrayShared};
     }
 
 private:
@@ -282,31 +324,35 @@ class SharedArray2D {
 public:
     class Row {
     public:
-        TS_FN Row(const SharedArray2D* a, int row, unsigned line) : m_array(a), m_row(row), m_line(line) {}
+        TS_FN Row(const SharedArray2D* a, long long row, unsigned line) : m_array(a), m_row(row), m_line(line) {}
         // The line of `N_s[ty][tx]` is the one recorded by its first [].
         // Outside the array, the access is noted and recorded with its two
         // subscripts as written (event.hpp's subscriptIndex): its flattened
-        // index may well lie inside.
-        TS_FN ElementRef<R> operator[](int col) const {
+        // index may well lie inside. Both subscripts are taken at their full
+        // value, as Index says.
+        TS_FN ElementRef<R> operator[](Index column) const {
             const SharedArray2D& a = *m_array;
-            int index = a.m_base + m_row * a.m_cols + col;
+            const long long col = column.value;
             if (m_row < 0 || m_row >= a.m_rows || col < 0 || col >= a.m_cols) {
+                const int row32 = atMostInt(m_row), col32 = atMostInt(col);
+                const int index = recordedIndex(a.m_base + flatIndex(m_row, a.m_cols, col));
                 R::fault(kArrayShared, index, a.m_base + a.m_rows * a.m_cols, m_line,
-                         Subscript2D{m_row, col, a.m_rows, a.m_cols});
-                const int written = subscriptsFit(m_row, col) ? subscriptIndex(m_row, col) : index;
+                         Subscript2D{row32, col32, a.m_rows, a.m_cols});
+                const int written = subscriptsFit(row32, col32) ? subscriptIndex(row32, col32) : index;
                 return ElementRef<R>{&R::scratch(), written, m_line, kArrayShared, true};
             }
+            const int index = a.m_base + static_cast<int>(m_row) * a.m_cols + static_cast<int>(col);
             return ElementRef<R>{a.m_data + (index - a.m_base), index, m_line, kArrayShared};
         }
 
     private:
         const SharedArray2D* m_array;
-        int m_row;
+        long long m_row;
         unsigned m_line;
     };
 
     TS_FN SharedArray2D(Index rows, int cols)
-        : m_rows(rows.value), m_cols(cols), m_data(R::sharedMemory(rows.value * cols, rows.line)) {}
+        : m_rows(atMostInt(rows.value)), m_cols(cols), m_data(R::sharedMemory(m_rows * cols, rows.line)) {}
     TS_FN SharedArray2D(SharedSlice slice, int rows, int cols)
         : m_rows(rows), m_cols(cols), m_base(slice.base), m_data(slice.data) {}
     TS_FN Row operator[](Index row) const { return Row(this, row.value, row.line); }
@@ -328,12 +374,12 @@ struct ConstantArray<float[W], R> {
     float values[W];
     TS_FN float operator[](Index i) const {
         if (i.value < 0 || i.value >= static_cast<int>(W)) {
-            R::fault(kArrayMask, i.value, static_cast<int>(W), i.line);
-            R::record(Op::LoadOutside, kArrayMask, i.value, 0.0f, i.line);
+            R::fault(kArrayMask, recordedIndex(i.value), static_cast<int>(W), i.line);
+            R::record(Op::LoadOutside, kArrayMask, recordedIndex(i.value), 0.0f, i.line);
             return 0.0f;
         }
         float v = values[i.value];
-        R::record(Op::Load, kArrayMask, i.value, v, i.line);
+        R::record(Op::Load, kArrayMask, static_cast<int>(i.value), v, i.line);
         return v;
     }
 };
@@ -343,20 +389,23 @@ struct ConstantArray<float[H][W], R> {
     float values[H][W];
     struct Row {
         const ConstantArray* array;
-        int row;
+        long long row;
         unsigned line;
         // Outside, recorded with its subscripts as written, as SharedArray2D's.
-        TS_FN float operator[](int col) const {
-            int index = row * static_cast<int>(W) + col;
+        TS_FN float operator[](Index column) const {
+            const long long col = column.value;
             if (row < 0 || row >= static_cast<int>(H) || col < 0 || col >= static_cast<int>(W)) {
+                const int row32 = atMostInt(row), col32 = atMostInt(col);
+                const int index = recordedIndex(flatIndex(row, static_cast<int>(W), col));
                 R::fault(kArrayMask, index, static_cast<int>(H * W), line,
-                         Subscript2D{row, col, static_cast<int>(H), static_cast<int>(W)});
-                R::record(Op::LoadOutside, kArrayMask, subscriptsFit(row, col) ? subscriptIndex(row, col) : index,
-                          0.0f, line);
+                         Subscript2D{row32, col32, static_cast<int>(H), static_cast<int>(W)});
+                R::record(Op::LoadOutside, kArrayMask,
+                          subscriptsFit(row32, col32) ? subscriptIndex(row32, col32) : index, 0.0f, line);
                 return 0.0f;
             }
             float v = array->values[row][col];
-            R::record(Op::Load, kArrayMask, index, v, line);
+            R::record(Op::Load, kArrayMask, static_cast<int>(row) * static_cast<int>(W) + static_cast<int>(col), v,
+                      line);
             return v;
         }
     };

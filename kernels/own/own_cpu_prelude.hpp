@@ -38,18 +38,37 @@ using cpu::blockIdx;
 using cpu::gridDim;
 using cpu::threadIdx;
 
-// CUDA's dim3: unset sizes are 1.
+// CUDA's uint3, the type of threadIdx and blockIdx, and its dim3, the type of
+// blockDim and gridDim, whose unset sizes are 1. Here the four built-in
+// variables are of the runtime's own type, and either converts from it as
+// CUDA's from its own: `uint3 t = threadIdx;`, `dim3 b = blockDim;`.
+struct uint3 {
+    unsigned x, y, z;
+    // As an aggregate's braces fill it (`uint3 t = {threadIdx.x};`): the rest 0.
+    uint3(unsigned x_ = 0, unsigned y_ = 0, unsigned z_ = 0) : x(x_), y(y_), z(z_) {}
+    uint3(Dim3 d) : x(d.x), y(d.y), z(d.z) {}
+};
 struct dim3 {
     unsigned x, y, z;
     dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+    dim3(Dim3 d) : x(d.x), y(d.y), z(d.z) {}
+    dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
     operator Dim3() const { return Dim3{x, y, z}; }
+    operator uint3() const { return uint3(x, y, z); }
 };
 
 // min and max as CUDA's device code has them, for any two numbers (an array
 // element is read once), returning a value of their common type. Of
 // floating-point values they are fmin and fmax (CUDA's fminf, fmaxf): a NaN
-// gives way to the other operand.
+// gives way to the other operand. Of anything else (a row of a 2D array,
+// blockDim) there is none, so the compiler names the call, not this body.
 template <class A, class B>
+concept MinMaxOperands = requires(A a, B b) {
+    +a;
+    +b;
+};
+template <class A, class B>
+    requires MinMaxOperands<A, B>
 inline auto min(A a, B b) {
     using T = decltype(true ? +a : +b);
     const T x = a, y = b;
@@ -57,6 +76,7 @@ inline auto min(A a, B b) {
     else return y < x ? y : x;
 }
 template <class A, class B>
+    requires MinMaxOperands<A, B>
 inline auto max(A a, B b) {
     using T = decltype(true ? +a : +b);
     const T x = a, y = b;
