@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -233,22 +234,38 @@ TEST_F(TraceCommands, AKernelFileWithoutASandboxSaysSo) {
 #endif
     const std::string file = std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/good/conv1d_basic_student.cu";
     const std::string run = "check --kernel-file " + file + " --size 300 --radius 2 --backend cpu";
+    const std::string noBwrap = (m_dir / "no-bwrap").string() + " cannot be run: No such file or directory";
     setenv("TILESCOPE_BWRAP", (m_dir / "no-bwrap").c_str(), 1);
     unsetenv("TILESCOPE_SANDBOX");
+    // Neither bubblewrap nor Landlock: auto says what is left, required refuses.
+    setenv("TILESCOPE_LANDLOCK", "off", 1);
     const Outcome automatic = tilescope(run);
     const Outcome required = tilescope(run + " --sandbox required");
     const Outcome off = tilescope(run + " --sandbox off");
+    unsetenv("TILESCOPE_LANDLOCK");
+    // Without bubblewrap, where the kernel has Landlock: the second wall, and required is met.
+    const Outcome landlock = tilescope(run);
+    const Outcome landlockRequired = tilescope(run + " --sandbox required");
     unsetenv("TILESCOPE_BWRAP");
     EXPECT_EQ(automatic.code, 0) << automatic.err;
-    const std::string note = "tilescope: note: kernel files run without a sandbox (" + (m_dir / "no-bwrap").string() +
-                             " cannot be run: No such file or directory)\n";
-    EXPECT_EQ(automatic.err.rfind(note, 0), 0u) << automatic.err;
+    const std::string firstLine = automatic.err.substr(0, automatic.err.find('\n'));
+    EXPECT_EQ(firstLine.rfind("tilescope: note: kernel files run ", 0), 0u) << automatic.err;
+    EXPECT_NE(firstLine.find(noBwrap), std::string::npos) << automatic.err;
+    EXPECT_NE(firstLine.find("Landlock is turned off"), std::string::npos) << automatic.err;
     EXPECT_NE(automatic.err.find("no problems"), std::string::npos) << automatic.err;
     EXPECT_EQ(required.code, 3) << required.err;
-    EXPECT_EQ(required.err, "tilescope: the sandbox is required but cannot be had: " + (m_dir / "no-bwrap").string() +
-                                " cannot be run: No such file or directory\n");
+    EXPECT_EQ(required.err.rfind("tilescope: the sandbox is required but cannot be had: " + noBwrap, 0), 0u)
+        << required.err;
+    EXPECT_EQ(std::count(required.err.begin(), required.err.end(), '\n'), 1) << required.err;
     EXPECT_EQ(off.code, 0) << off.err;
-    EXPECT_EQ(off.err.find("without a sandbox"), std::string::npos) << off.err;
+    EXPECT_EQ(off.err.find("note:"), std::string::npos) << off.err;
+    if (landlock.err.find("Landlock (ABI") != std::string::npos) {
+        EXPECT_EQ(landlock.code, 0) << landlock.err;
+        EXPECT_EQ(landlock.err.rfind("tilescope: note: kernel files run behind Landlock (ABI ", 0), 0u)
+            << landlock.err;
+        EXPECT_EQ(landlockRequired.code, 0) << landlockRequired.err;
+        EXPECT_NE(landlockRequired.err.find("no problems"), std::string::npos) << landlockRequired.err;
+    }
 }
 
 // A kernel file's printf output (in the kernel and in launch()) is shown by

@@ -987,14 +987,17 @@ TEST(GradeGradescope, WritesResultsJson) {
 }
 
 // Where no sandbox can be had, grade refuses before it grades or writes
-// anything (bwrap named as a program that does not exist, on any machine);
+// anything (bwrap named as a program that does not exist and Landlock
+// turned off, on any machine);
 // where one can, class.json names it.
 TEST(GradeSandbox, RequiredWhereNoneCanBeHadRefusesBeforeGrading) {
     test::ScratchDir dir("grade_sandbox");
     const fs::path results = dir.path() / "results";
     const Outcome o = runTilescope({"grade", "--spec", (kSpecs / "class1d.toml").string(), "--out", results.string(),
                                     "--sandbox", "required", (kSource / "tests/grade/class1d").string()},
-                                   dir.path(), {{"TILESCOPE_BWRAP", (dir.path() / "no-bwrap-here").string()}});
+                                   dir.path(),
+                                   {{"TILESCOPE_BWRAP", (dir.path() / "no-bwrap-here").string()},
+                                    {"TILESCOPE_LANDLOCK", "off"}});
     EXPECT_NE(o.code, 0);
     EXPECT_EQ(o.out, "");
     EXPECT_NE(o.err.find("--sandbox off only where each submission has a container of its own"), std::string::npos)

@@ -2,11 +2,15 @@
 // object, in a process of its own, so that whatever the kernel does (crash,
 // loop for ever, ask for all the memory) the app and the command line carry
 // on. Usage: tilescope-worker JOB_FOLDER [--stop-fd N] (own/worker_protocol.hpp),
-// or tilescope-worker --translate FOLDER: the libclang translation of a
-// kernel file, in a process (and, with the sandbox, a sandbox) of its own.
+// or tilescope-worker --translate FOLDER [--filter]: the libclang
+// translation of a kernel file, in a process (and, with the sandbox, a
+// sandbox) of its own.
 //
-// In the sandbox (sandbox.hpp) the worker installs the system-call filter
-// after the kernel's shared object is loaded and before launch() is called.
+// In the sandbox (sandbox.hpp) the worker, already confined by its caller
+// (bubblewrap or Landlock, rlimits, a user id of its own), sets its address
+// space, starts CUDA on a GPU (the driver needs calls the filter refuses),
+// installs the system-call filter, and only then loads the kernel's shared
+// object: its constructors, which run at dlopen, are behind every wall.
 //
 // The student's launch() is called with N, M and P; its kernel launch comes
 // back here (own::Runtime) and runs on the CPU executor, one fiber per CUDA
@@ -21,6 +25,9 @@
 // stderr.
 #include <dlfcn.h>
 #include <fcntl.h>
+#if defined(TILESCOPE_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -160,6 +167,9 @@ int g_dims = 2;
 std::uintptr_t g_libraryBase = 0;  // where the kernel's shared object is loaded
 std::uintptr_t g_libraryEnd = 0;
 volatile sig_atomic_t g_stopSamples = 0;
+// Where the kernel's own code runs outside its kernel: in launch(), or in
+// its shared object's constructors while it is being loaded.
+const char* volatile g_outsideKernel = "in launch(), before or after the kernel";
 
 struct Text {
     char data[512];
@@ -220,7 +230,7 @@ void reportWhere(int sig, std::uintptr_t pc, int syscall = -1) {
             t.add(static_cast<unsigned long>(line));
         }
     } else {
-        t.add("in launch(), before or after the kernel");
+        t.add(g_outsideKernel);
     }
     if (g_whereFd >= 0) (void)!write(g_whereFd, t.data, t.size);
 }
@@ -305,11 +315,19 @@ bool sanitized() {
 
 // tilescope-worker --translate FOLDER: FOLDER/translate.json in,
 // FOLDER/translation.json out (worker_protocol.hpp).
-int translateMain(const fs::path& dir) {
+// With `filter`, the sandbox's system-call filter first: the parser reads
+// the student's bytes.
+int translateMain(const fs::path& dir, bool filter) {
     TranslateRequest request;
     if (Status s = readTranslateRequest(dir, request); !s) {
         std::fprintf(stderr, "%s\n", s.error().message.c_str());
         return 4;
+    }
+    if (filter && !sanitized()) {
+        if (const std::string why = installWorkerFilter(false); !why.empty()) {
+            std::fprintf(stderr, "the sandbox's system-call filter cannot be installed: %s\n", why.c_str());
+            return 4;
+        }
     }
     TranslateReply reply;
     reply.pid = static_cast<int>(getpid());
@@ -337,8 +355,9 @@ int translateMain(const fs::path& dir) {
 Runtime& runtime() { return *g_runtime; }
 
 int workerMain(int argc, char** argv) {
-    if (argc == 3 && std::strcmp(argv[1], "--translate") == 0)
-        return translateMain(argv[2]);
+    if ((argc == 3 || (argc == 4 && std::strcmp(argv[3], "--filter") == 0)) &&
+        std::strcmp(argv[1], "--translate") == 0)
+        return translateMain(argv[2], argc == 4);
     if (argc == 4 && std::strcmp(argv[2], "--stop-fd") == 0) {
         watchStops(std::atoi(argv[3]));
     } else if (argc != 2) {
@@ -377,7 +396,25 @@ int workerMain(int argc, char** argv) {
         if (Status s = writeResult(dir, r); !s) return 4;
         return 0;
     };
+#if defined(TILESCOPE_HAVE_CUDA)
+    // The CUDA driver opens its devices, reads the machine and starts its
+    // threads when it starts: here, before the filter. (An error is left
+    // for makeGpuRuntime to report.)
+    if (job.backend == "cuda" && cudaSetDevice(0) == cudaSuccess)
+        (void)cudaFree(nullptr);
+#endif
+    // The sandbox's system-call filter, before the kernel's shared object
+    // is loaded: its constructors run at dlopen, and from there on every
+    // instruction of the student's code runs behind it. (Not with ASan:
+    // LeakSanitizer's check at exit stops the world with clone and ptrace,
+    // which the filter forbids.)
+    if (job.filter && !sanitized()) {
+        if (const std::string why = installWorkerFilter(job.backend == "cuda"); !why.empty())
+            return fail("the sandbox's system-call filter cannot be installed: " + why, 0);
+    }
+    g_outsideKernel = "while its shared object was being loaded (in a constructor)";
     void* library = dlopen(job.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    g_outsideKernel = "in launch(), before or after the kernel";
     if (!library) return fail(std::string("the compiled kernel cannot be loaded: ") + dlerror(), 0);
     using Entry = void (*)(const float*, const float*, float*, int, int, int);
     auto entry = reinterpret_cast<Entry>(dlsym(library, "tilescope_own_launch"));
@@ -421,15 +458,6 @@ int workerMain(int argc, char** argv) {
         rt = std::make_unique<CpuRuntime>(job, N, M, P);
     }
     g_runtime = rt.get();
-    // The sandbox's system-call filter: everything the worker itself needed
-    // (the shared object, the GPU runtime, the stop watch's thread) is
-    // loaded and started; from here on the kernel's own code runs. (Not with
-    // ASan: LeakSanitizer's check at exit stops the world with clone and
-    // ptrace, which the filter forbids.)
-    if (job.filter && !sanitized()) {
-        if (const std::string why = installWorkerFilter(job.backend == "cuda"); !why.empty())
-            return fail("the sandbox's system-call filter cannot be installed: " + why, 0);
-    }
     try {
         entry(N.data(), M.data(), P.data(), job.radius, job.width, job.height);
     } catch (const LaunchError& e) {

@@ -64,7 +64,7 @@ TOKEN = re.compile(r"""
 """, re.VERBOSE | re.DOTALL)
 
 
-NO_SANDBOX_NOTE = "tilescope: note: kernel files run without a sandbox"
+NO_SANDBOX_NOTE = "tilescope: note: kernel files run "
 
 def tokenize(text):
     """Every piece of the text, in order: (kind, text); joined, they are the text again."""

@@ -24,6 +24,11 @@ file written into {tmp}.
 tilescope runs in the kernel file's folder with the file's bare name, as a
 student runs it, so the messages name the file as `name.cu:LINE`.
 
+--sandbox MODE runs it behind that sandbox ($TILESCOPE_SANDBOX: off, auto or
+required), and --no-bwrap as on a machine without bubblewrap
+($TILESCOPE_BWRAP naming a program that is not there), where auto takes
+Landlock and seccomp.
+
 Standard library only. Exit status 0 when every expectation holds, else 1.
 """
 
@@ -98,6 +103,8 @@ def main():
     p.add_argument("--max-difference", type=float,
                    help="the largest difference from the reference that `run` prints must be at most this")
     p.add_argument("--empty", action="store_true", help="give tilescope an empty file of this name instead")
+    p.add_argument("--sandbox", choices=("off", "auto", "required"), help="the sandbox to run it behind")
+    p.add_argument("--no-bwrap", action="store_true", help="as on a machine without bubblewrap")
     p.add_argument("file", help="the kernel file (or the name tilescope is given)")
     opts = p.parse_args()
 
@@ -108,7 +115,9 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-NO_SANDBOX_NOTE = "tilescope: note: kernel files run without a sandbox"
+# The note Auto writes where its wall is weaker than bubblewrap ("... run
+# without a sandbox", "... run behind Landlock ...").
+NO_SANDBOX_NOTE = "tilescope: note: kernel files run "
 
 
 def run(opts, tmp):
@@ -152,12 +161,20 @@ def run(opts, tmp):
     # an endless loop is caught and named, which is what these files test.
     if "--backend" not in command and command[1:2] != ["bench"]:
         command += ["--backend", "cpu"]
-    print("$ (cd %s && %s)" % (shlex.quote(folder), " ".join(shlex.quote(c) for c in command)))
+    settings = (["TILESCOPE_SANDBOX=" + opts.sandbox] if opts.sandbox else []) + (
+        ["TILESCOPE_BWRAP=" + os.path.join(tmp, "no-bwrap-here")] if opts.no_bwrap else [])
+    print("$ (cd %s && %s)" % (shlex.quote(folder), " ".join(settings + [shlex.quote(c) for c in command])))
 
+    env = dict(os.environ)
+    if opts.sandbox:
+        env["TILESCOPE_SANDBOX"] = opts.sandbox
+    if opts.no_bwrap:
+        env["TILESCOPE_BWRAP"] = os.path.join(tmp, "no-bwrap-here")
     limit = (max_seconds + 20) if max_seconds else 300
     start = time.monotonic()
     try:
-        done = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=limit)
+        done = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=limit,
+                              env=env)
     except subprocess.TimeoutExpired:
         print("FAIL: still running after %g s (killed)" % limit)
         return 1
