@@ -238,6 +238,12 @@ else
   else
     echo "fuzz_kernel skipped: no libclang in the fuzz build"
   fi
+  # The reader of the kernel's process's answer, where kernel files are built.
+  if [ -x "$fuzz/tests/fuzz/fuzz_worker_result" ]; then
+    targets+=(worker_result)
+  else
+    echo "fuzz_worker_result skipped: no kernel-file support in the fuzz build"
+  fi
   for name in "${targets[@]}"; do
     while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
     fuzz_one "$name" &

@@ -1051,6 +1051,42 @@ TEST(TraceFiles, EventsTheCompactFieldsCannotExpressStayExact) {
         EXPECT_EQ(std::memcmp(&again->blocks[0].events[i].value, &many.blocks[0].events[i].value, 4), 0);
 }
 
+// A kernel's access outside its array is recorded where it pointed, not
+// made: a file (and a served run) carries it like any other event, and only
+// its array is bounded.
+TEST(TraceFiles, AccessesOutsideAnArrayTravelInAFile) {
+    TracedRun run = traced("conv2d_tiled_in", image(20, 20), mask2D(3), 8);
+    ASSERT_TRUE(run.ok) << run.error;
+    Trace t = run.trace();
+    int changed = 0;
+    for (Event& e : t.blocks[0].events) {
+        if (e.op == Op::Load && e.array == kArrayInput && changed == 0) {
+            e.op = Op::LoadOutside;
+            e.index = t.arrays[kArrayInput].size + 5;
+            ++changed;
+        } else if (e.op == Op::Store && e.array == kArrayOutput && changed == 1) {
+            e.op = Op::StoreOutside;
+            e.index = -3;
+            ++changed;
+        }
+    }
+    ASSERT_EQ(changed, 2);
+    EXPECT_TRUE(validateTrace(t).ok()) << validateTrace(t).error().message;
+    auto binary = decodeBinary(encodeBinary(t));
+    ASSERT_TRUE(binary.ok()) << binary.error().message;
+    auto json = traceFromJson(traceToJson(t));
+    ASSERT_TRUE(json.ok()) << json.error().message;
+    for (const Trace* back : {&*binary, &*json}) {
+        ASSERT_EQ(back->blocks[0].events.size(), t.blocks[0].events.size());
+        for (std::size_t i = 0; i < t.blocks[0].events.size(); ++i)
+            EXPECT_EQ(back->blocks[0].events[i], t.blocks[0].events[i]) << i;
+    }
+    // An access outside that names no array is damage.
+    for (Event& e : t.blocks[0].events)
+        if (e.op == Op::LoadOutside) e.array = static_cast<std::uint8_t>(kArrayCount);
+    EXPECT_FALSE(validateTrace(t).ok());
+}
+
 TEST(TraceFiles, DamagedFilesAreRefusedWithAReason) {
     ScratchDir dir;
     TracedRun run = traced("conv2d_tiled_in", image(20, 20), mask2D(3), 8);

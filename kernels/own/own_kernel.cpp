@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -72,8 +74,33 @@ constexpr base::AtomicWriteOptions kScratchWrite = [] {
     return options;
 }();
 
+// The scratch folders of programs that ended without removing theirs (a
+// crash, a kill): their names carry the process id, and the first compile
+// of the next program removes those whose process is gone.
+void removeAbandonedScratch(const fs::path& tmp) {
+    static std::once_flag once;
+    std::call_once(once, [&] {
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(tmp, ec)) {
+            const std::string name = entry.path().filename().string();
+            constexpr std::string_view prefix = "tilescope-kernel-";
+            if (name.rfind(prefix, 0) != 0) continue;
+            const std::size_t dash = name.find('-', prefix.size());
+            const std::string digits = name.substr(prefix.size(), dash - prefix.size());
+            if (dash == std::string::npos || digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+                continue;
+            const pid_t owner = static_cast<pid_t>(std::atol(digits.c_str()));
+            if (owner <= 0 || kill(owner, 0) == 0 || errno != ESRCH) continue;
+            std::error_code ignored;
+            fs::remove_all(entry.path(), ignored);
+        }
+    });
+}
+
 Result<std::string> makeScratch() {
-    std::string pattern = (fs::temp_directory_path() / "tilescope-kernel-XXXXXX").string();
+    removeAbandonedScratch(fs::temp_directory_path());
+    std::string pattern =
+        (fs::temp_directory_path() / ("tilescope-kernel-" + std::to_string(getpid()) + "-XXXXXX")).string();
     if (!mkdtemp(pattern.data())) return Error{ExitCode::Internal, "cannot make a scratch folder: " + std::string(std::strerror(errno))};
     return pattern;
 }
@@ -184,9 +211,12 @@ Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double t
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);
-        applyChildLimits(limits);
-        execve(args[0], args.data(), envp);
-        const int error = errno;
+        // Without its walls (a user id, Landlock) it does not run at all.
+        int error = applyChildLimits(limits);
+        if (error == 0) {
+            execve(args[0], args.data(), envp);
+            error = errno;
+        }
         (void)!write(execPipe[1], &error, sizeof error);
         _exit(127);
     }
@@ -441,33 +471,72 @@ std::string sandboxedWorker(SandboxView& view) {
     const fs::path real = fs::canonical(program.empty() ? worker : program, ec);
     if (ec)
         return worker;
-    if (real.string().rfind("/usr/", 0) != 0)
-        view.readOnly.push_back(real.string());
-    return real.string();
+    std::string runs = real.string();
+    // A user id of the sandbox's own cannot run a worker in a folder closed
+    // to others (a build under /root): it runs a copy, made once for this
+    // process in a folder it can reach, which the next program removes once
+    // this one is gone (removeAbandonedScratch), so the process limit holds.
+    if (sandboxStatus().ownUser && !reachableByOthers(runs)) {
+        static std::mutex copying;
+        static std::string copied;
+        const std::lock_guard<std::mutex> lock(copying);
+        if (copied.empty()) {
+            const fs::path folder =
+                fs::temp_directory_path() / ("tilescope-kernel-" + std::to_string(getpid()) + "-worker");
+            const fs::path copy = folder / "tilescope-worker";
+            fs::create_directories(folder, ec);
+            if (!ec) fs::copy_file(real, copy, fs::copy_options::overwrite_existing, ec);
+            if (!ec && chmod(folder.c_str(), 0711) == 0 && chmod(copy.c_str(), 0755) == 0) copied = copy.string();
+        }
+        if (!copied.empty()) runs = copied;
+    }
+    if (runs.rfind("/usr/", 0) != 0)
+        view.readOnly.push_back(runs);
+    return runs;
 }
 
 }  // namespace
 
-Result<Translation> translateInSandbox(const std::string& path, const std::string& text, const std::string& scratch,
-                                       const CompileOptions& options, Diagnostic* diagnostic, const std::string& probe,
-                                       TranslatorView* seen) {
-    if (auto wanted = sandboxWanted(SandboxMode::Required); !wanted)
-        return wanted.error();
-    const fs::path dir = scratch;
+namespace {
+
+// The caller's files beside a child's folder, not in it (the child could put
+// a link in their place), removed with this.
+struct RemoveOutput {
+    fs::path out, err;
+    ~RemoveOutput() {
+        std::error_code ignored;
+        fs::remove(out, ignored);
+        fs::remove(err, ignored);
+    }
+};
+
+// The libclang translation in a child process behind `wall`
+// (tilescope-worker --translate FOLDER), with the time, CPU and memory
+// limits: a file that makes the parser take all the memory or the stack, or
+// loop, ends the child, not this process.
+Result<Translation> translateInChild(SandboxWall wall, const std::string& path, const std::string& text,
+                                     const std::string& folder, const CompileOptions& options, Diagnostic* diagnostic,
+                                     const std::string& probe, TranslatorView* seen) {
+    const fs::path dir = folder;
     if (Status s = writeTranslateRequest(dir, TranslateRequest{path, text, probe}); !s)
         return s.error();
     SandboxView view;
     view.writable = dir.string();
-    const std::string worker = sandboxedWorker(view);
+    view.tmpBytes = options.limits.tmpBytes;
+    std::vector<std::string> argv = {sandboxedWorker(view), "--translate", dir.string()};
+    if (wall != SandboxWall::Rlimits)
+        argv.push_back("--filter");
+    auto command = confineCommand(wall, argv, view, options.limits, true, true);
+    if (!command)
+        return command.error();
     ChildIo io;
-    io.out = dir / "translate.out";
-    io.err = dir / "translate.err";
+    io.out = dir.string() + ".out";
+    io.err = dir.string() + ".err";
+    const RemoveOutput removeOutput{io.out, io.err};
     io.keepBytes = 64 * 1024;
-    io.sandboxed = true;
-    const std::vector<std::string> environment = sandboxEnvironment();
-    const Ended ended =
-        runChild(sandboxCommand({worker, "--translate", dir.string()}, view), io, options.timeLimitSeconds,
-                 options.cancel, &environment, childLimits(options.limits, true));
+    io.sandboxed = command->bubblewrap;
+    const Ended ended = runChild(command->argv, io, options.timeLimitSeconds, options.cancel, &command->environment,
+                                 command->limits);
     if (!ended.started)
         return Error{ExitCode::Internal, "cannot start the translator: " + ended.startError};
     if (ended.cancelled)
@@ -475,8 +544,12 @@ Result<Translation> translateInSandbox(const std::string& path, const std::strin
     if (ended.timedOut)
         return badInput(path + ": reading the file took over " +
                         std::to_string(static_cast<int>(options.timeLimitSeconds)) + " s");
-    if (const int sig = unwrapStatus(ended.status, true); sig != 0) {
-        Diagnostic d{path, 0, 0, "the C++ parser crashed reading the file (signal " + std::to_string(sig) + ")"};
+    if (const int sig = unwrapStatus(ended.status, command->bubblewrap); sig != 0) {
+        Diagnostic d{path, 0, 0,
+                     sig == SIGXCPU ? "reading the file used up its " +
+                                          std::to_string(static_cast<int>(options.limits.cpuSeconds)) +
+                                          " s of CPU time (the sandbox's limit)"
+                                    : "the C++ parser crashed reading the file (signal " + std::to_string(sig) + ")"};
         if (diagnostic)
             *diagnostic = d;
         return badInput(d.text());
@@ -484,7 +557,7 @@ Result<Translation> translateInSandbox(const std::string& path, const std::strin
     auto reply = readTranslateReply(dir);
     if (!reply) {
         // Its own messages, not the student's: the first line of the translator's stderr, if it said anything.
-        const std::string err = base::readFileText(dir / "translate.err", 4096).valueOr("");
+        const std::string err = plainFile(io.err) ? base::readFileText(io.err, 4096).valueOr("") : "";
         return Error{ExitCode::Internal, "the translator ended without a translation (exit status " +
                                              std::to_string(WIFEXITED(ended.status) ? WEXITSTATUS(ended.status) : -1) +
                                              ")" + (err.empty() ? "" : ": " + err.substr(0, err.find('\n')))};
@@ -497,6 +570,17 @@ Result<Translation> translateInSandbox(const std::string& path, const std::strin
         return Error{static_cast<ExitCode>(reply->code), reply->message};
     }
     return std::move(reply->translation);
+}
+
+}  // namespace
+
+Result<Translation> translateInSandbox(const std::string& path, const std::string& text, const std::string& scratch,
+                                       const CompileOptions& options, Diagnostic* diagnostic, const std::string& probe,
+                                       TranslatorView* seen) {
+    auto wall = sandboxWall(SandboxMode::Required);
+    if (!wall)
+        return wall.error();
+    return translateInChild(*wall, path, text, scratch, options, diagnostic, probe, seen);
 }
 
 Result<std::shared_ptr<const OwnKernel>> compileKernelFile(const std::string& path, const CompileOptions& options,
@@ -521,15 +605,22 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
 
     // Auto defers to $TILESCOPE_SANDBOX, the switch for a whole session.
     const SandboxMode mode = options.sandbox == SandboxMode::Auto ? sandboxModeFromEnvironment() : options.sandbox;
-    auto wanted = sandboxWanted(mode);
-    if (!wanted) return wanted.error();
+    auto wall = sandboxWall(mode);
+    if (!wall) return wall.error();
     kernel->sandbox = mode;
     kernel->limits = options.limits;
-    kernel->sandboxed = *wanted;
+    kernel->sandboxed = *wall != SandboxWall::Rlimits;
+    // Where the caller is root, the translator and the worker run as user
+    // ids of their own: they may pass through the scratch folder (to their
+    // own folders in it, and the compiled kernel) but not list it.
+    if (sandboxStatus().ownUser && kernel->sandboxed) chmod(dir.c_str(), 0711);
 
+    // Always in a child process, with the limits: the parser is the first
+    // thing that reads the student's bytes.
     base::Stopwatch stopwatch;
-    auto translation = kernel->sandboxed ? translateInSandbox(path, text, dir.string(), options, diagnostic)
-                                         : translate(path, text, dir.string(), diagnostic);
+    const fs::path translateDir = dir / "translate";
+    fs::create_directories(translateDir);
+    auto translation = translateInChild(*wall, path, text, translateDir.string(), options, diagnostic, {}, nullptr);
     if (!translation)
         return translation.error();
     kernel->translation = std::move(*translation);
@@ -572,15 +663,16 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     io.out = dir / "compile.out";
     io.err = dir / "compile.err";
     io.keepBytes = 1 << 20;
-    io.sandboxed = kernel->sandboxed;
-    ChildLimits limits;
-    if (kernel->sandboxed) {
-        // The compiler by its own path (bwrap runs no PATH search), seeing
-        // /usr, the scratch folder and the precompiled prelude.
-        SandboxView view;
-        view.writable = dir.string();
-        if (!pch.empty())
-            view.readOnly.push_back(pch);
+    // The compiler by its own path (bwrap runs no PATH search), seeing
+    // /usr, the scratch folder and the precompiled prelude. It stays the
+    // caller's user: the precompiled prelude is in the caller's cache, and
+    // the compiler runs no code of the student's.
+    SandboxView view;
+    view.writable = dir.string();
+    view.tmpBytes = options.limits.tmpBytes;
+    if (!pch.empty())
+        view.readOnly.push_back(pch);
+    if (*wall != SandboxWall::Rlimits) {
         std::string program = compiler.find('/') == std::string::npos ? onPath({compiler.c_str()}) : compiler;
         std::error_code ec;
         const fs::path real = fs::canonical(program.empty() ? compiler : program, ec);
@@ -589,17 +681,19 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
             if (real.string().rfind("/usr/", 0) != 0)
                 view.readOnly.push_back(real.parent_path().parent_path().string());
         }
-        command = sandboxCommand(command, view);
-        environment = sandboxEnvironment();
-        limits = childLimits(options.limits, true);
     }
-    const Ended ended = runChild(command, io, options.timeLimitSeconds, options.cancel, &environment, limits);
+    auto confined = confineCommand(*wall, command, view, options.limits, true, false);
+    if (!confined) return confined.error();
+    if (*wall == SandboxWall::Rlimits) confined->environment = environment;
+    io.sandboxed = confined->bubblewrap;
+    const Ended ended =
+        runChild(confined->argv, io, options.timeLimitSeconds, options.cancel, &confined->environment, confined->limits);
     kernel->compileMs = stopwatch.milliseconds();
     if (!ended.started)
         return badInput("cannot run the C++ compiler " + ended.startError);
     if (ended.cancelled)
         return badInput("cancelled");
-    if (kernel->sandboxed && unwrapStatus(ended.status, true) == SIGXCPU)
+    if (unwrapStatus(ended.status, confined->bubblewrap) == SIGXCPU)
         return badInput(path + ": the C++ compiler used up its " +
                         std::to_string(static_cast<int>(options.limits.cpuSeconds)) +
                         " s of CPU time (the sandbox's limit)");
@@ -708,6 +802,8 @@ KernelPrintout readPrintout(const fs::path& file) {
         scanned += got;
     }
     if (open) end();
+    // Past the ASCII controls: the C1 range, invalid UTF-8 and reordering marks.
+    for (std::string& kept : p.lines) kept = printableText(kept, KernelPrintout::kMaxLineBytes + 8);
     p.uncounted = scanned < p.bytes;
     return p;
 }
@@ -735,6 +831,8 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
         else
             w.text += line;
     }
+    // The kernel's process may have written any bytes there.
+    w.text = printableText(w.text, 512);
     if (pc == 0) return w;
     // The instruction's line, from the shared object's line tables. The
     // translation's #line directives make them name the student's file.
@@ -771,9 +869,17 @@ Where readWhere(const fs::path& file, const std::string& library, const std::str
 std::string endedBy(int sig, const Where& where, const SandboxLimits& limits) {
     switch (sig) {
         case SIGSYS:
-            return "the sandbox stopped the kernel: it called " +
-                   (where.syscall >= 0 ? systemCallName(where.syscall) + "()" : std::string("a system call")) +
-                   ", which a kernel file may not (no network, no other process or program, no signal to another "
+            // With every signal blocked (as system(), popen() and
+            // posix_spawn block them around the clone that starts the
+            // program) the kernel ends the worker before it can say which call.
+            if (where.syscall < 0)
+                return "the sandbox stopped the kernel: it tried to start a program or process (system(), popen() "
+                       "or posix_spawn()), which a kernel file may not";
+            if (startsAProcess(where.syscall))
+                return "the sandbox stopped the kernel: it tried to start a program or process (it called " +
+                       systemCallName(where.syscall) + "()), which a kernel file may not";
+            return "the sandbox stopped the kernel: it called " + systemCallName(where.syscall) +
+                   "(), which a kernel file may not (no network, no other process or program, no signal to another "
                    "process)";
         case SIGXCPU:
             return "the kernel used up its " + std::to_string(static_cast<long long>(limits.cpuSeconds)) +
@@ -807,6 +913,9 @@ void inferTiles(const OwnKernel& kernel, const WorkerResult& r, LaunchPlan& plan
         }
     if (maxX < 0 || minX != 0 || minY != 0) return;
     const int edge = maxX + 1;
+    // A tile past what a replay can draw (as many cells as a block may
+    // have threads in all) is drawn as one output per thread.
+    if (static_cast<long long>(edge) * (t.dims == 2 ? edge : 1) > 65536) return;
     // With one block across, the tile may be cut by the array's edge: its size is unknown.
     if (plan.grid.x < 2 || (t.dims == 2 && plan.grid.y < 2)) return;
     const bool blockIsTile =
@@ -827,6 +936,32 @@ void inferTiles(const OwnKernel& kernel, const WorkerResult& r, LaunchPlan& plan
     if (blockIsTile && in == 0) return;  // one output per thread, as the geometry draws by default
     plan.outTile = edge;
     plan.inTile = in;
+}
+
+// What readResult checks the worker's answer against, beyond the job: the
+// file's kernels and lines, and the mask as the kernel reads it (its
+// constant array, or M).
+ResultBounds resultBounds(const OwnKernel& kernel, const Mask& mask) {
+    ResultBounds b;
+    const Translation& t = kernel.translation;
+    for (const KernelDeclaration& k : t.kernels) b.kernels.push_back(k.name);
+    // Lines end in "\n", "\r\n" or a lone "\r", as the parser counts them.
+    b.lines = 1;
+    for (std::size_t i = 0; i < t.text.size(); ++i)
+        if (t.text[i] == '\n' || (t.text[i] == '\r' && (i + 1 == t.text.size() || t.text[i + 1] != '\n')))
+            ++b.lines;
+    if (kernel.info->maskSpace == Space::Constant && !t.constants.empty())
+        b.maskElements = t.constants.front().rows * t.constants.front().cols;
+    else
+        b.maskElements = static_cast<int>(mask.values.size());
+    return b;
+}
+
+bool storesOutput(const TracedBlocks& blocks) {
+    for (const BlockEvents& b : blocks)
+        for (const Event& e : b.events)
+            if (e.op == Op::Store && e.array == kArrayOutput) return true;
+    return false;
 }
 
 Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& mask, const WorkerResult& w) {
@@ -896,10 +1031,9 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
                         std::to_string(2 * kMaxRadius + 1));
     if (Status s = checkBarrierDrop(*kernel.info, req.drop); !s)
         return s.error();
-    auto wanted = sandboxWanted(kernel.sandbox);
-    if (!wanted)
-        return wanted.error();
-    const bool sandboxed = *wanted;
+    auto wall = sandboxWall(kernel.sandbox);
+    if (!wall)
+        return wall.error();
     const SandboxLimits& limits = kernel.limits;
     static std::atomic<unsigned> runs{0};
 
@@ -951,9 +1085,8 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         w.constantMask = kernel.info->maskSpace == Space::Constant;
         w.backend = result.backend == Backend::Cuda ? "cuda" : "cpu";
         w.benchRepeats = req.benchRepeats;
-        w.filter = sandboxed;
-        if (sandboxed)
-            w.addressSpaceBytes = limits.addressSpaceBytes;
+        w.filter = *wall != SandboxWall::Rlimits;
+        w.addressSpaceBytes = limits.addressSpaceBytes;
         if (Status s = writeJob(job, w, plane.data, mask.values); !s)
             return s.error();
 
@@ -965,34 +1098,27 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         ChildIo io;
         io.out = job.string() + ".stdout.txt";
         io.err = job.string() + ".stderr.txt";
-        struct RemoveOutput {
-            fs::path out, err;
-            ~RemoveOutput() {
-                std::error_code ignored;
-                fs::remove(out, ignored);
-                fs::remove(err, ignored);
-            }
-        } removeOutput{io.out, io.err};
+        const RemoveOutput removeOutput{io.out, io.err};
         io.keepBytes = limits.outputBytes;
         io.endBytes = limits.outputBytes * 64;
         io.stopPipe = true;
-        io.sandboxed = sandboxed;
-        std::vector<std::string> command = {workerPath(), job.string(), "--stop-fd", "3"};
-        std::vector<std::string> environment;
-        ChildLimits childLimit;
-        if (sandboxed) {
-            // It sees the scratch folder (the shared object, the sources)
-            // read-only and writes in its job's folder alone.
-            SandboxView view;
-            view.readOnly.push_back(kernel.directory);
-            view.writable = job.string();
-            view.gpu = result.backend == Backend::Cuda;
-            command.front() = sandboxedWorker(view);
-            command = sandboxCommand(command, view);
-            environment = sandboxEnvironment();
-            childLimit = childLimits(limits, false);  // its address space: the worker's own (not with CUDA)
-        }
-        const Ended ended = runChild(command, io, limit, req.cancel, sandboxed ? &environment : nullptr, childLimit);
+        // It sees the scratch folder (the shared object, the sources)
+        // read-only and writes in its job's folder alone; its address space
+        // is its own to limit (not with CUDA).
+        if (sandboxStatus().ownUser && *wall != SandboxWall::Rlimits) chmod(kernel.directory.c_str(), 0711);
+        SandboxView view;
+        view.readOnly.push_back(kernel.directory);
+        view.writable = job.string();
+        view.gpu = result.backend == Backend::Cuda;
+        view.tmpBytes = limits.tmpBytes;
+        const std::vector<std::string> command = {sandboxedWorker(view), job.string(), "--stop-fd", "3"};
+        auto confined = confineCommand(*wall, command, view, limits, false, true);
+        if (!confined)
+            return confined.error();
+        const bool bubblewrap = confined->bubblewrap;
+        io.sandboxed = bubblewrap;
+        const Ended ended =
+            runChild(confined->argv, io, limit, req.cancel, &confined->environment, confined->limits);
         if (!ended.started)
             return Error{ExitCode::Internal, "cannot start the kernel's worker: " + ended.startError};
         const bool cut = ended.outBytes > limits.outputBytes;
@@ -1024,22 +1150,25 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
                             at + ". An endless loop? (a loop whose condition never changes, or a thread waiting "
                                  "for something no thread does)");
         }
-        if (const int sig = unwrapStatus(ended.status, sandboxed); sig != 0)
+        if (const int sig = unwrapStatus(ended.status, bubblewrap); sig != 0)
             return badInput(path + ": " + endedBy(sig, where, limits) + at);
         if (WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == kCrashExit)
             return badInput(path + where.lineText + ": " + endedBy(where.signal, where, limits) + at);
-        if (sandboxed && WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == 1) {
+        if (bubblewrap && WIFEXITED(ended.status) && WEXITSTATUS(ended.status) == 1) {
             // bwrap's own failure (the worker never exits with 1).
             const std::string err = base::readFileText(io.err, 4096).valueOr("");
             return Error{ExitCode::Internal,
-                         "the sandbox could not start the kernel's worker: " + err.substr(0, err.find('\n'))};
+                         "the sandbox could not start the kernel's worker: " + printableText(err.substr(0, err.find('\n')))};
         }
-        auto worker = readResult(job);
+        // Everything the worker wrote is checked against the job asked.
+        auto worker = readResult(job, w, resultBounds(kernel, mask));
+        if (!worker && worker.error().code == ExitCode::BadInput)
+            return worker.error();
         if (!worker) {
             const std::string err = base::readFileText(io.err, 64 * 1024).valueOr("");
             return Error{ExitCode::Internal, "the kernel's worker ended without a result (exit status " +
                                                  std::to_string(WEXITSTATUS(ended.status)) + ")" +
-                                                 (err.empty() ? "" : ": " + err.substr(0, err.find('\n')))};
+                                                 (err.empty() ? "" : ": " + printableText(err.substr(0, err.find('\n'))))};
         }
         WorkerResult& r = *worker;
         if (r.unavailable && result.backend == Backend::Cuda && fallback) {
@@ -1058,6 +1187,12 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
             const std::string lineText = r.line > 0 ? ":" + std::to_string(r.line) : "";
             return badInput(path + lineText + ": " + r.message);
         }
+        // A run that traced every block and holds no store to P wrote no
+        // output: whatever P.f32 holds, it is not the kernel's result.
+        if (traced && w.traceBlocks.empty() && !storesOutput(r.blocks))
+            return badInput(path + ": the kernel stored nothing into " +
+                            std::string(kernel.info->arrayNames[kArrayOutput]) +
+                            ": no thread of any block wrote an element of it, so its output cannot be right");
         result.millis += r.millis;
         result.faults.merge(r.faults);
         LaunchPlan plan;

@@ -1,10 +1,13 @@
 #include "own/served_run.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "exec/backend.hpp"
+#include "exec/printout.hpp"
+#include "own/worker_protocol.hpp"
 #include "trace/trace_io.hpp"
 
 namespace tilescope::own {
@@ -87,19 +90,27 @@ Result<ServedRun> decodeServedRun(std::string_view in, const KernelInfo* entry) 
 
     ServedRun run;
     try {
+        // Its words reach the page as text: made printable, as the server's own are.
         run.status = j.at("status").get<std::string>();
+        if (run.status != "clean" && run.status != "problems")
+            return badInput("the served run's status is neither clean nor problems");
         RunResult& r = run.result;
         r.backend = j.at("backend").get<std::string>() == "cuda" ? Backend::Cuda : Backend::Cpu;
-        r.backendReason = j.at("backend_reason").get<std::string>();
-        r.gpuFailure = j.at("gpu_failure").get<std::string>();
+        r.backendReason = printableText(j.at("backend_reason").get<std::string>());
+        r.gpuFailure = printableText(j.at("gpu_failure").get<std::string>());
         r.millis = j.at("kernel_ms").get<double>();
-        r.plainSkipped = j.at("plain_skipped").get<std::string>();
+        if (!std::isfinite(r.millis) || r.millis < 0.0)
+            return badInput("the served run's time is not a time");
+        r.plainSkipped = printableText(j.at("plain_skipped").get<std::string>());
         run.printout = j.at("printout").get<std::vector<std::string>>();
+        if (run.printout.size() > KernelPrintout::kMaxLines + 1)
+            return badInput("the served run's printout holds " + std::to_string(run.printout.size()) + " lines");
+        for (std::string& line : run.printout) line = printableText(line, KernelPrintout::kMaxLineBytes + 8);
         const Json& f = j.at("faults");
         r.faults.outside = f.at("outside").get<std::uint64_t>();
-        r.faults.firstOutside = f.at("first_outside").get<std::string>();
+        r.faults.firstOutside = printableText(f.at("first_outside").get<std::string>());
         r.faults.barrierMismatches = f.at("barrier_mismatches").get<std::uint64_t>();
-        r.faults.firstBarrier = f.at("first_barrier").get<std::string>();
+        r.faults.firstBarrier = printableText(f.at("first_barrier").get<std::string>());
         const Json& o = j.at("output");
         Image& out = r.output;
         out.width = o.at("width").get<int>();

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -145,7 +146,9 @@ Status writeResult(const fs::path& dir, const WorkerResult& r) {
     }
     if (const auto failure = events.commit()) return Error{ExitCode::Internal, "cannot write the trace"};
     // The result last: its presence says the rest is complete.
-    if (const auto failure = base::writeFileAtomic(dir / "result.json", j.dump(), scratchWrite()))
+    // A message may quote the student's bytes: invalid UTF-8 is replaced, not thrown on.
+    if (const auto failure = base::writeFileAtomic(
+            dir / "result.json", j.dump(-1, ' ', false, json::error_handler_t::replace), scratchWrite()))
         return Error{ExitCode::Internal, "cannot write the result"};
     return success();
 }
@@ -155,7 +158,216 @@ bool plainFile(const fs::path& path, std::uint64_t maxBytes) {
     return lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) <= maxBytes;
 }
 
-Result<WorkerResult> readResult(const fs::path& dir) {
+// [SECTION] Text from an untrusted process.
+
+namespace {
+
+// The code point of the UTF-8 sequence at text[i] and its length; length 0
+// for an invalid sequence (overlong, a surrogate, past U+10FFFF, cut short).
+std::uint32_t decodeUtf8(std::string_view text, std::size_t i, std::size_t& length) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char c = byte(i);
+    length = 0;
+    if (c < 0x80) {
+        length = 1;
+        return c;
+    }
+    std::size_t n = 0;
+    std::uint32_t cp = 0, least = 0;
+    if ((c & 0xe0) == 0xc0) n = 2, cp = c & 0x1f, least = 0x80;
+    else if ((c & 0xf0) == 0xe0) n = 3, cp = c & 0x0f, least = 0x800;
+    else if ((c & 0xf8) == 0xf0) n = 4, cp = c & 0x07, least = 0x10000;
+    else return 0;
+    if (i + n > text.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((byte(i + k) & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (byte(i + k) & 0x3f);
+    }
+    if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    length = n;
+    return cp;
+}
+
+// Characters that move the cursor, change the terminal's state or reorder
+// the text around them.
+bool controlCharacter(std::uint32_t cp) {
+    return (cp < 0x20 && cp != '\t') || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+           (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f ||
+           cp == 0x061c;
+}
+
+}  // namespace
+
+std::string printableText(std::string_view text, std::size_t maxBytes) {
+    std::string out;
+    out.reserve(std::min(text.size(), maxBytes) + 8);
+    for (std::size_t i = 0; i < text.size();) {
+        std::size_t length = 0;
+        const std::uint32_t cp = decodeUtf8(text, i, length);
+        const bool keep = length > 0 && !controlCharacter(cp);
+        const std::size_t adds = keep ? length : 1;
+        if (out.size() + adds > maxBytes) {
+            out += " [...]";
+            break;
+        }
+        if (keep) out.append(text.substr(i, length));
+        else out += '?';
+        i += length > 0 ? length : 1;
+    }
+    return out;
+}
+
+// [SECTION] Reading the worker's result.
+
+namespace {
+
+// A field the worker wrote that the job did not ask for: what, in words.
+struct Refused {
+    std::string what;
+};
+
+const json& field(const json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end()) throw Refused{std::string("no \"") + key + "\""};
+    return *it;
+}
+
+bool flagOf(const json& j, const char* key) {
+    const json& v = field(j, key);
+    if (!v.is_boolean()) throw Refused{std::string("\"") + key + "\" is not true or false"};
+    return v.get<bool>();
+}
+
+std::string textOf(const json& j, const char* key) {
+    const json& v = field(j, key);
+    if (!v.is_string()) throw Refused{std::string("\"") + key + "\" is not text"};
+    return printableText(v.get_ref<const std::string&>());
+}
+
+std::uint64_t countOf(const json& j, const char* key, std::uint64_t most) {
+    const json& v = field(j, key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+        throw Refused{std::string("\"") + key + "\" is not a count"};
+    const std::uint64_t n = v.get<std::uint64_t>();
+    if (n > most)
+        throw Refused{std::string("\"") + key + "\" is " + std::to_string(n) + ", past " + std::to_string(most)};
+    return n;
+}
+
+std::string dimText(Dim3 d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+Dim3 dimOf(const json& j, const char* key) {
+    const json& v = field(j, key);
+    if (!v.is_array() || v.size() != 3) throw Refused{std::string("\"") + key + "\" is not three sizes"};
+    std::uint64_t d[3];
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (!v[i].is_number_unsigned() && !(v[i].is_number_integer() && v[i].get<std::int64_t>() >= 0))
+            throw Refused{std::string("\"") + key + "\" holds a negative or fractional size"};
+        d[i] = v[i].get<std::uint64_t>();
+        if (d[i] > 0xffffffffull) throw Refused{std::string("\"") + key + "\" holds a size past 2^32"};
+    }
+    return Dim3{static_cast<unsigned>(d[0]), static_cast<unsigned>(d[1]), static_cast<unsigned>(d[2])};
+}
+
+std::uint64_t count64(Dim3 d) { return std::uint64_t{d.x} * d.y * d.z; }
+
+// The grid and block launch() may launch: what the worker's runtimes allow
+// (worker_main.cpp, own_gpu.cpp), which are CUDA's limits.
+constexpr std::uint64_t kMostBlocks = 64ull * 1024 * 1024;  // and threads, on the CPU executor
+constexpr std::size_t kMostSharedBytes = 48 * 1024;
+
+void checkLaunch(const WorkerResult& r, const WorkerJob& job) {
+    const Dim3 b = r.block, g = r.grid;
+    if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > 1024 || b.y > 1024 || b.z > 64 || count64(b) > 1024)
+        throw Refused{"a block of " + dimText(b) + "; a block has 1 to 1024 threads"};
+    if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535 ||
+        count64(g) > kMostBlocks)
+        throw Refused{"a grid of " + dimText(g) + " blocks"};
+    if (job.backend != "cuda" && count64(g) * count64(b) > kMostBlocks)
+        throw Refused{"a grid of " + dimText(g) + " blocks of " + dimText(b) + ": more threads than the CPU runs"};
+    if (r.sharedBytes > kMostSharedBytes)
+        throw Refused{std::to_string(r.sharedBytes) + " bytes of shared memory a block"};
+    if (!std::isfinite(r.millis) || r.millis < 0.0) throw Refused{"its time is not a time"};
+}
+
+// Reads events.bin as writeResult writes it, checking every block and event
+// against the launch it reports and the job.
+void readEvents(const fs::path& file, std::uint64_t blocks, WorkerResult& r, const WorkerJob& job,
+                const ResultBounds& bounds) {
+    std::ifstream events(file, std::ios::binary);
+    if (!events) throw Refused{"events.bin cannot be read"};
+    std::error_code ec;
+    std::uint64_t left = fs::file_size(file, ec);
+    if (ec) throw Refused{"events.bin cannot be read"};
+    const unsigned threads = r.block.count();  // at most 1024: checked
+    const std::uint64_t image = std::uint64_t(job.width) * std::uint64_t(job.height);
+    std::uint64_t sizes[kArrayCount] = {};
+    sizes[kArrayInput] = sizes[kArrayOutput] = image;
+    sizes[kArrayMask] = bounds.maskElements > 0 ? std::uint64_t(bounds.maskElements)
+                                                : std::uint64_t(job.maskWidth) * (job.dims == 2 ? job.maskWidth : 1);
+    sizes[kArrayShared] = r.sharedBytes / sizeof(float);
+    const bool lines = bounds.lines > 0 && bounds.lines < 65536;  // Event::line holds 16 bits
+    std::uint64_t total = 0;
+    long long previous = -1;
+    for (std::uint64_t i = 0; i < blocks; ++i) {
+        std::uint64_t header[4];
+        if (left < sizeof header || !events.read(reinterpret_cast<char*>(header), sizeof header))
+            throw Refused{"events.bin is cut short"};
+        left -= sizeof header;
+        if (header[0] >= r.grid.x || header[1] >= r.grid.y || header[2] >= r.grid.z)
+            throw Refused{"a traced block outside the grid"};
+        BlockEvents b;
+        b.block = Dim3{static_cast<unsigned>(header[0]), static_cast<unsigned>(header[1]),
+                       static_cast<unsigned>(header[2])};
+        const long long linear =
+            static_cast<long long>(b.block.x + std::uint64_t{r.grid.x} * (b.block.y + std::uint64_t{r.grid.y} * b.block.z));
+        if (linear <= previous) throw Refused{"traced blocks out of order"};
+        previous = linear;
+        if (!job.traceBlocks.empty()) {
+            bool asked = false;
+            for (const Dim3& want : job.traceBlocks)
+                asked = asked || (want.x == b.block.x && want.y == b.block.y && (r.grid.z == 1 || want.z == b.block.z));
+            if (!asked) throw Refused{"block " + dimText(b.block) + " traced, which was not asked for"};
+        }
+        if (header[3] > left / sizeof(Event)) throw Refused{"events.bin is cut short"};
+        total += header[3];
+        if (total > job.eventBudget) throw Refused{"more events than the trace's budget"};
+        left -= header[3] * sizeof(Event);
+        b.events.resize(static_cast<std::size_t>(header[3]));
+        events.read(reinterpret_cast<char*>(b.events.data()),
+                    static_cast<std::streamsize>(b.events.size() * sizeof(Event)));
+        if (!events) throw Refused{"events.bin is cut short"};
+        const std::string where = "block " + dimText(b.block);
+        for (std::size_t k = 0; k < b.events.size(); ++k) {
+            const Event& e = b.events[k];
+            if (e.thread >= threads) throw Refused{where + ": an event of thread " + std::to_string(e.thread) +
+                                                   ", outside its block of " + std::to_string(threads)};
+            if (k > 0 && e.thread < b.events[k - 1].thread) throw Refused{where + ": events out of order"};
+            if (k > 0 && e.thread == b.events[k - 1].thread && e.phase < b.events[k - 1].phase)
+                throw Refused{where + ": a thread's phases go backwards"};
+            if (static_cast<unsigned>(e.op) >= kOpCount) throw Refused{where + ": an unknown op"};
+            const bool memory = e.op != Op::MultiplyAdd && e.op != Op::Barrier;
+            if (memory ? e.array >= kArrayCount : (e.array >= kArrayCount && e.array != kArrayNone))
+                throw Refused{where + ": an unknown array"};
+            if ((e.op == Op::Load || e.op == Op::Store) &&
+                (e.index < 0 || static_cast<std::uint64_t>(e.index) >= sizes[e.array]))
+                throw Refused{where + ": an access of element " + std::to_string(e.index) + " of array " +
+                              std::to_string(e.array) + " (" + std::to_string(sizes[e.array]) +
+                              " elements) that is not marked outside"};
+            if (lines && e.line > bounds.lines)
+                throw Refused{where + ": line " + std::to_string(e.line) + ", past the file's " +
+                              std::to_string(bounds.lines)};
+        }
+        r.blocks.push_back(std::move(b));
+    }
+    if (left > 0) throw Refused{"events.bin holds bytes after its last block"};
+}
+
+}  // namespace
+
+Result<WorkerResult> readResult(const fs::path& dir, const WorkerJob& job, const ResultBounds& bounds) {
     WorkerResult r;
     struct stat folder {};
     if (lstat(dir.c_str(), &folder) != 0 || !S_ISDIR(folder.st_mode))
@@ -163,49 +375,62 @@ Result<WorkerResult> readResult(const fs::path& dir) {
     for (const char* name : {"result.json", "P.f32", "events.bin"})
         if (!plainFile(dir / name))
             return Error{ExitCode::Internal, std::string("no result (") + name + " is missing or not a plain file)"};
+    const std::string refused = job.path + ": the kernel's process returned a result TileScope did not ask for (";
     try {
-        std::ifstream in(dir / "result.json");
-        if (!in) return Error{ExitCode::Internal, "no result"};
-        const json j = json::parse(in);
-        r.ok = j.at("ok");
-        r.message = j.at("message");
-        r.line = j.at("line");
-        r.kernel = j.at("kernel");
-        r.grid = dim(j.at("grid"));
-        r.block = dim(j.at("block"));
-        r.sharedBytes = j.at("shared_bytes");
-        r.millis = j.at("millis");
-        r.faults.outside = j.at("outside");
-        r.faults.firstOutside = j.at("first_outside");
-        r.faults.barrierMismatches = j.at("barrier_mismatches");
-        r.faults.firstBarrier = j.at("first_barrier");
-        const std::size_t blocks = j.at("blocks");
-        r.backend = j.at("backend");
-        r.unavailable = j.at("unavailable");
-        r.plainSkipped = j.at("plain_skipped");
-        if (Status s = readFloats(dir / "P.f32", r.output); !s) return s.error();
-        std::ifstream events(dir / "events.bin", std::ios::binary);
-        std::error_code ec;
-        std::uint64_t left = fs::file_size(dir / "events.bin", ec);
-        for (std::size_t i = 0; i < blocks; ++i) {
-            std::uint64_t header[4];
-            if (!events.read(reinterpret_cast<char*>(header), sizeof header))
-                return Error{ExitCode::Internal, "the trace is cut short"};
-            BlockEvents b;
-            b.block = Dim3{static_cast<unsigned>(header[0]), static_cast<unsigned>(header[1]),
-                           static_cast<unsigned>(header[2])};
-            left -= std::min<std::uint64_t>(left, sizeof header);
-            if (header[3] > left / sizeof(Event))
-                return Error{ExitCode::Internal, "the trace is cut short"};
-            left -= header[3] * sizeof(Event);
-            b.events.resize(header[3]);
-            events.read(reinterpret_cast<char*>(b.events.data()),
-                        static_cast<std::streamsize>(b.events.size() * sizeof(Event)));
-            if (!events) return Error{ExitCode::Internal, "the trace is cut short"};
-            r.blocks.push_back(std::move(b));
+        if (!plainFile(dir / "result.json", kMaxResultJsonBytes))
+            throw Refused{"result.json is over " + std::to_string(kMaxResultJsonBytes) + " bytes"};
+        auto text = base::readFileBytes(dir / "result.json");
+        if (!text) return Error{ExitCode::Internal, "no result"};
+        const json j = json::parse(text->begin(), text->end(), nullptr, false);
+        if (!j.is_object()) throw Refused{"result.json is not a JSON object"};
+        r.ok = flagOf(j, "ok");
+        r.message = textOf(j, "message");
+        r.backend = textOf(j, "backend");
+        r.unavailable = flagOf(j, "unavailable");
+        r.plainSkipped = flagOf(j, "plain_skipped");
+        if (r.backend != "cpu" && r.backend != "cuda") throw Refused{"a backend that is neither cpu nor cuda"};
+        const bool lines = bounds.lines > 0;
+        r.line = static_cast<unsigned>(countOf(j, "line", lines ? bounds.lines : 0xffffffffu));
+        if (r.unavailable) {
+            // Only a GPU can be missing, and then nothing ran.
+            if (job.backend != "cuda" || r.ok) throw Refused{"a CPU run that says the GPU is unavailable"};
+            return r;
         }
+        // A failure is a message and a line; nothing else of it is read.
+        if (!r.ok) return r;
+        if (r.backend != job.backend) throw Refused{"a run on " + r.backend + ", not " + job.backend};
+        if (r.plainSkipped && job.backend != "cuda") throw Refused{"a CPU run that skipped the GPU's plain kernel"};
+        r.kernel = textOf(j, "kernel");
+        if (!bounds.kernels.empty() &&
+            std::find(bounds.kernels.begin(), bounds.kernels.end(), r.kernel) == bounds.kernels.end())
+            throw Refused{"a kernel named \"" + r.kernel + "\", which the file does not define"};
+        r.grid = dimOf(j, "grid");
+        r.block = dimOf(j, "block");
+        r.sharedBytes = static_cast<std::size_t>(countOf(j, "shared_bytes", ~0ull));
+        const json& millis = field(j, "millis");
+        if (!millis.is_number()) throw Refused{"its time is not a number"};
+        r.millis = millis.get<double>();
+        checkLaunch(r, job);
+        const std::uint64_t blocks = count64(r.grid);
+        r.faults.outside = countOf(j, "outside", ~0ull);
+        r.faults.firstOutside = textOf(j, "first_outside");
+        r.faults.barrierMismatches = countOf(j, "barrier_mismatches", blocks);
+        r.faults.firstBarrier = textOf(j, "first_barrier");
+        const std::uint64_t traced = countOf(j, "blocks", job.trace ? blocks : 0);
+        // The output: exactly the plane asked for.
+        const std::uint64_t floats = std::uint64_t(job.width) * std::uint64_t(job.height);
+        std::error_code ec;
+        const std::uint64_t bytes = fs::file_size(dir / "P.f32", ec);
+        if (ec || bytes != floats * sizeof(float))
+            throw Refused{"an output of " + std::to_string(ec ? 0 : bytes) + " bytes, not " + std::to_string(job.width) +
+                          " x " + std::to_string(job.height) + " floats"};
+        if (Status s = readFloats(dir / "P.f32", r.output); !s) return s.error();
+        if (r.output.size() != floats) throw Refused{"an output that changed while it was read"};
+        readEvents(dir / "events.bin", traced, r, job, bounds);
+    } catch (const Refused& why) {
+        return badInput(refused + printableText(why.what, 512) + ")");
     } catch (const std::exception& e) {
-        return Error{ExitCode::Internal, std::string("the worker's result is unreadable: ") + e.what()};
+        return badInput(refused + printableText(e.what(), 512) + ")");
     }
     return r;
 }
@@ -342,9 +567,15 @@ Result<TranslateReply> readTranslateReply(const fs::path& dir) {
         std::ifstream in(dir / "translation.json");
         const json j = json::parse(in);
         r.ok = j.at("ok");
-        r.message = j.at("message");
+        // The translator's words name the student's text: made printable,
+        // and its code one of the codes there are.
+        r.message = printableText(j.at("message").get<std::string>());
         r.code = j.at("code");
+        if (r.code != static_cast<int>(ExitCode::BadInput) && r.code != static_cast<int>(ExitCode::BackendUnavailable))
+            r.code = static_cast<int>(ExitCode::Internal);
         r.diagnostic = diagnosticFrom(j.at("diagnostic"));
+        r.diagnostic.path = printableText(r.diagnostic.path);
+        r.diagnostic.message = printableText(r.diagnostic.message);
         r.pid = j.at("pid");
         r.probeVisible = j.at("probe_visible");
         if (r.ok) {

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/dim3.hpp"
@@ -62,14 +64,43 @@ struct WorkerResult {
     bool plainSkipped = false;  // the instrumented kernel found accesses outside an array: the plain one did not run
 };
 
+// What the caller knows of the run beyond its job: the worker's answer is
+// checked against both (readResult).
+struct ResultBounds {
+    std::vector<std::string> kernels;  // the file's kernels: the one launched is one of them (empty: any)
+    unsigned lines = 0;                // the file's lines: no line named is past them (0: not checked)
+    int maskElements = 0;              // the mask as the kernel reads it (0: maskWidth, squared in 2D)
+};
+
+// What a result may hold at most: result.json's bytes, and a message's once
+// made printable (printableText).
+constexpr std::uint64_t kMaxResultJsonBytes = 1 << 20;
+constexpr std::size_t kMaxMessageBytes = 4096;
+
+// Text from a process TileScope does not trust (a message of the worker's,
+// a line the kernel printed, where.txt's words), made safe to show on a
+// terminal, in JSON, on the page and in the app: valid UTF-8 kept; a control
+// character (below 0x20 but a tab, DEL, the C1 range, line and paragraph
+// separators, bidirectional overrides) or an invalid byte shows as '?'; cut
+// at a character past `maxBytes`, with " [...]".
+std::string printableText(std::string_view text, std::size_t maxBytes = kMaxMessageBytes);
+
 Status writeJob(const std::filesystem::path& dir, const WorkerJob& job, const std::vector<float>& N,
                 const std::vector<float>& M);
 Status readJob(const std::filesystem::path& dir, WorkerJob& job, std::vector<float>& N, std::vector<float>& M);
 Status writeResult(const std::filesystem::path& dir, const WorkerResult& result);
 // Reads what the worker wrote. Its files are the kernel's to tamper with:
 // one that is not a plain file (a link to a file outside, say) is refused,
-// and no count in them is believed past the file's size.
-Result<WorkerResult> readResult(const std::filesystem::path& dir);
+// and no count in them is believed past the file's size. Every field is
+// checked against the job it was asked (and `bounds`): a launch launch()
+// could make, an output of width x height floats, traced blocks inside the
+// grid and among those asked for, events whose threads, ops, arrays,
+// indices and lines are in range, the messages made printable. Anything
+// else is refused (ExitCode::BadInput): "FILE: the kernel's process
+// returned a result TileScope did not ask for (WHAT)". A missing result is
+// an ExitCode::Internal error "no result ...".
+Result<WorkerResult> readResult(const std::filesystem::path& dir, const WorkerJob& job,
+                                const ResultBounds& bounds = {});
 
 // Whether `path` is a plain file (not a link, not a folder) of at most
 // `maxBytes`; false when it is missing too.

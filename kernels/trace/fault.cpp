@@ -14,7 +14,9 @@ std::string coords(Dim3 d, bool twoD) {
 
 std::string describeThread(const LaunchPlan& plan, Dim3 block, unsigned thread) {
     const bool twoD = kernelOf(plan).dims == 2;
-    Dim3 t{thread % plan.block.x, (thread / plan.block.x) % plan.block.y, 1};
+    // A side of 0 (a block no launch makes) divides as 1: words, never a fault.
+    const unsigned x = plan.block.x > 0 ? plan.block.x : 1, y = plan.block.y > 0 ? plan.block.y : 1;
+    Dim3 t{thread % x, (thread / x) % y, 1};
     return "thread " + coords(t, twoD) + " of block " + coords(block, twoD);
 }
 

@@ -109,9 +109,11 @@ bool before(const Access& a, const Access& b) { return a.step != b.step ? a.step
 
 class Detector {
 public:
-    explicit Detector(const Trace& trace) : m_trace(trace) {
+    // Any trace is borne (steps.hpp): events of threads past the block, or
+    // of ops and arrays there are not, are left out, never followed.
+    explicit Detector(const Trace& trace) : m_trace(trace), m_threads(replayThreads(trace.plan.block)) {
         m_steps.reserve(trace.blocks.size());
-        for (const BlockEvents& b : trace.blocks) m_steps.push_back(replaySteps(b.events, trace.plan.block.count()));
+        for (const BlockEvents& b : trace.blocks) m_steps.push_back(replaySteps(b.events, m_threads));
     }
 
     ProblemSet run(const ResultCheck* results) {
@@ -165,7 +167,7 @@ private:
         std::vector<Access> acc;
         for (std::uint32_t i = 0; i < ev.size(); ++i) {
             const Event& e = ev[i];
-            if (e.array != kArrayShared || (e.op != Op::Load && e.op != Op::Store)) continue;
+            if (e.array != kArrayShared || (e.op != Op::Load && e.op != Op::Store) || e.thread >= m_threads) continue;
             acc.push_back(Access{e.index, static_cast<std::uint32_t>(b), steps.phaseOf[i], steps.stepOf[i], i,
                                  e.thread, e.op == Op::Store});
         }
@@ -175,7 +177,7 @@ private:
             if (x.phase != y.phase) return x.phase < y.phase;
             return before(x, y);
         });
-        std::vector<std::uint32_t> reported(m_trace.plan.block.count(), 0);  // the group a thread was last named in
+        std::vector<std::uint32_t> reported(m_threads, 0);  // the group a thread was last named in
         std::uint32_t group = 0;
         std::vector<const Access*> writes;
         for (std::size_t begin = 0; begin < acc.size();) {
@@ -252,7 +254,7 @@ private:
     void outsideAccesses(std::size_t b) {
         const std::vector<Event>& ev = m_trace.blocks[b].events;
         for (std::uint32_t i = 0; i < ev.size(); ++i) {
-            if (!isOutside(ev[i].op)) continue;
+            if (!isOutside(ev[i].op) || ev[i].thread >= m_threads) continue;
             ProblemReport p;
             p.kind = ProblemKind::OutOfBounds;
             p.array = ev[i].array;
@@ -317,7 +319,7 @@ private:
             const std::vector<Event>& ev = m_trace.blocks[b].events;
             for (std::uint32_t i = 0; i < ev.size(); ++i) {
                 const Event& e = ev[i];
-                if (e.array != array || (e.op != Op::Load && e.op != Op::Store)) continue;
+                if (e.array != array || (e.op != Op::Load && e.op != Op::Store) || e.thread >= m_threads) continue;
                 acc.push_back(Access{e.index, static_cast<std::uint32_t>(b), m_steps[b].phaseOf[i],
                                      m_steps[b].stepOf[i], i, e.thread, e.op == Op::Store});
             }
@@ -439,6 +441,7 @@ private:
     using GroupKey = std::tuple<std::size_t, unsigned, std::uint8_t, unsigned, unsigned>;
 
     const Trace& m_trace;
+    unsigned m_threads;  // the block's, for the replay (0: a block no launch makes)
     std::vector<BlockSteps> m_steps;
     std::map<GroupKey, std::uint64_t> m_groups;
     std::array<std::vector<ProblemReport>, kProblemKindCount> m_items;

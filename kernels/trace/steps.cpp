@@ -5,7 +5,13 @@
 
 namespace tilescope {
 
+unsigned replayThreads(Dim3 block) {
+    const std::uint64_t n = std::uint64_t{block.x} * block.y * block.z;
+    return n > kMaxReplayThreads ? 0u : static_cast<unsigned>(n);
+}
+
 BlockSteps replaySteps(std::span<const Event> ev, unsigned threads) {
+    if (threads > kMaxReplayThreads) threads = 0;
     BlockSteps s;
     const std::uint32_t count = static_cast<std::uint32_t>(ev.size());
     s.threadBegin.assign(threads + 1, 0);

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "core/dim3.hpp"
 #include "trace/event.hpp"
 
 namespace tilescope {
@@ -22,7 +23,18 @@ struct BlockSteps {
     std::uint32_t steps() const { return phaseFirstStep.back(); }
 };
 
+// The most threads a replayed block may have (a thread's index is 16 bits).
+constexpr unsigned kMaxReplayThreads = 65536;
+
+// The threads of a block of `block`, for the replay: 0 when a side is 0 or
+// there are more than kMaxReplayThreads (counted without wrapping), so that
+// a block no launch makes is replayed as one without threads.
+unsigned replayThreads(Dim3 block);
+
 // `events` grouped by ascending thread, each thread's in program order.
+// Any other events are borne: an event of a thread past `threads` (or past
+// kMaxReplayThreads) belongs to no thread and is put in the first step;
+// events out of order give steps that mean little, never a fault.
 BlockSteps replaySteps(std::span<const Event> events, unsigned threads);
 
 }  // namespace tilescope

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -73,7 +74,9 @@ struct Trace {
     // The memory an event touches (Register for multiply-adds and barriers).
     Space space(const Event& e) const { return e.array < kArrayCount ? arrays[e.array].space : Space::Register; }
     Dim3 threadCoords(unsigned linear) const {
-        return Dim3{linear % plan.block.x, (linear / plan.block.x) % plan.block.y, linear / (plan.block.x * plan.block.y)};
+        // A side of 0 (a block no launch makes) divides as 1: coordinates, never a fault.
+        const unsigned x = plan.block.x > 0 ? plan.block.x : 1, y = plan.block.y > 0 ? plan.block.y : 1;
+        return Dim3{linear % x, (linear / x) % y, static_cast<unsigned>(linear / (std::uint64_t{x} * y))};
     }
     unsigned linearBlock(Dim3 b) const { return b.x + plan.grid.x * (b.y + plan.grid.y * b.z); }
 };

@@ -64,7 +64,7 @@ BlockReplay::BlockReplay(const Trace& trace, std::size_t blockIndex)
       m_geometry(blockGeometry(trace.plan, trace.blocks[blockIndex].block)) {
     const std::vector<Event>& ev = *m_events;
     const std::uint32_t count = static_cast<std::uint32_t>(ev.size());
-    const unsigned threads = trace.plan.block.count();
+    const unsigned threads = replayThreads(trace.plan.block);
 
     // Each thread's range of events and each event's step (trace/steps.hpp).
     BlockSteps order = replaySteps(ev, threads);
@@ -634,7 +634,64 @@ std::string BlockReplay::describe(std::uint32_t event) const {
 
 // [SECTION] The whole trace
 
-TraceModel::TraceModel(Trace trace) : m_trace(std::make_unique<const Trace>(std::move(trace))) {
+namespace {
+
+// Makes any trace one the replay can index, leaving out what it cannot
+// place: a trace read from a file or from a kernel's process is checked
+// before it gets here (trace_io.hpp, own/worker_protocol.hpp), and this is
+// the wall behind those checks. A block no launch makes (a side of 0, more
+// than kMaxReplayThreads threads) or a footprint past 2^26 cells leaves no
+// block to replay; tiles past 4096 are drawn as one output per thread; a
+// shared array past 2^16 elements, or an output of more than 4 channels,
+// is left unindexed; blocks outside the grid or out of order are left out;
+// events of a thread past the block, of an unknown op or array, are left
+// out, and the rest put in thread order.
+Trace replayable(Trace t) {
+    LaunchPlan& p = t.plan;
+    if (p.outTile < 0 || p.inTile < 0 || p.outTile > 4096 || p.inTile > 4096) p.outTile = p.inTile = 0;
+    ArrayInfo& shared = t.arrays[kArrayShared];
+    if (shared.size < 0 || shared.size > 65536) shared.size = 0;
+    const int channels = t.arrays[kArrayOutput].channels;
+    const unsigned threads = replayThreads(p.block);
+    const bool twoD = t.dims() == 2;
+    const long long radius = p.radius;
+    const long long edgeX = std::max<long long>({p.outTile, p.block.x, 1});
+    const long long edgeY = twoD ? std::max<long long>({p.outTile, p.block.y, 1}) : 1;
+    const long long cells = (edgeX + 2 * radius) * (edgeY + (twoD ? 2 * radius : 0));
+    if (threads == 0 || p.grid.count() == 0 || radius < 0 || radius > 4096 || cells > (1ll << 26) || channels > 4) {
+        t.blocks.clear();
+        return t;
+    }
+    // Past 2^30 a block's cells would not fit the geometry's ints.
+    constexpr long long kReach = 1ll << 30;
+    std::vector<BlockEvents> kept;
+    long long previous = -1;
+    for (BlockEvents& b : t.blocks) {
+        if (b.block.x >= p.grid.x || b.block.y >= p.grid.y || b.block.z >= p.grid.z) continue;
+        if ((b.block.x + 1ll) * edgeX + 2 * radius >= kReach || (b.block.y + 1ll) * edgeY + 2 * radius >= kReach)
+            continue;
+        const long long linear =
+            static_cast<long long>(b.block.x) +
+            static_cast<long long>(p.grid.x) * (b.block.y + static_cast<long long>(p.grid.y) * b.block.z);
+        if (linear <= previous) continue;
+        previous = linear;
+        std::erase_if(b.events, [&](const Event& e) {
+            const bool memory = e.op != Op::MultiplyAdd && e.op != Op::Barrier;
+            return e.thread >= threads || static_cast<unsigned>(e.op) >= kOpCount ||
+                   (memory ? e.array >= kArrayCount : (e.array >= kArrayCount && e.array != kArrayNone));
+        });
+        auto byThread = [](const Event& x, const Event& y) { return x.thread < y.thread; };
+        if (!std::is_sorted(b.events.begin(), b.events.end(), byThread))
+            std::stable_sort(b.events.begin(), b.events.end(), byThread);
+        kept.push_back(std::move(b));
+    }
+    t.blocks = std::move(kept);
+    return t;
+}
+
+}  // namespace
+
+TraceModel::TraceModel(Trace trace) : m_trace(std::make_unique<const Trace>(replayable(std::move(trace)))) {
     m_blocks.reserve(m_trace->blocks.size());
     for (std::size_t b = 0; b < m_trace->blocks.size(); ++b) {
         m_blocks.push_back(std::make_unique<BlockReplay>(*m_trace, b));

@@ -720,8 +720,12 @@ Status validateTrace(const Trace& t) {
             if (i > 0 && e.thread < b.events[i - 1].thread)
                 return badInput(where + ": events are not grouped by ascending thread");
             const bool sameThread = i > 0 && e.thread == b.events[i - 1].thread;
-            if (static_cast<unsigned>(e.op) > 3)
+            if (static_cast<unsigned>(e.op) >= static_cast<unsigned>(kOpCount))
                 return badInput(where + ": an unknown op");
+            // An access outside its array is recorded where it pointed (it was
+            // not made): only its array is bounded.
+            if (isOutside(e.op) && e.array >= kArrayCount)
+                return badInput(where + ": an access outside an array names no array");
             const bool memory = e.op == Op::Load || e.op == Op::Store;
             if (memory) {
                 if (e.array >= kArrayCount)

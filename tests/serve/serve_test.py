@@ -15,6 +15,10 @@ line it prints), runs its requests and stops it:
     hostile    tests/own/broken/hostile_*.cu refused at their lines, with no
                word of the machine's files; a kernel that never ends stopped
                at the time limit; the server answers between them
+    hostile_at_once
+               every hostile file sent at once, with the sandbox required, and
+               a right kernel alongside: each hostile one refused, the right
+               one clean, the server still there
     requests   malformed JSON 400, a missing or wrong token 401, a kernel over
                64 KB 413, a body announced at 10 MB 413, a size past the event
                budget 413, too fast 429, a full queue 503 with Retry-After
@@ -58,10 +62,10 @@ def expect(condition, what):
 class Server:
     """`tilescope serve` on a free port of 127.0.0.1, stopped on exit."""
 
-    def __init__(self, tilescope, *args):
+    def __init__(self, tilescope, *args, sandbox="auto"):
         self.log = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(
-            [tilescope, "serve", "--port", "0", "--host", "127.0.0.1", "--token", TOKEN, "--sandbox", "auto", *args],
+            [tilescope, "serve", "--port", "0", "--host", "127.0.0.1", "--token", TOKEN, "--sandbox", sandbox, *args],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -276,6 +280,41 @@ def case_hostile(t):
         expect(status == 200, "health answers after the endless kernel")
 
 
+def case_hostile_at_once(t):
+    """A class's worst minute: every hostile file at once, a right kernel among them."""
+    paths = [os.path.join(OWN, "broken", n) for n in sorted(os.listdir(os.path.join(OWN, "broken")))
+             if n.startswith("hostile_")]
+    good = os.path.join(OWN, "good", "conv2d_tiled_student.cu")
+    with Server(t, "--time-limit", "10", "--burst", "1000", "--rate", "6000", "--queue", "200",
+                sandbox="required") as s:
+        answers = {}
+
+        def submit(path):
+            text = read(path)
+            try:
+                answers[path] = s.post("/api/check", {"kernel": text, "size": size_of(path), "radius": 1},
+                                       timeout=120)
+            except OSError as e:
+                answers[path] = (0, {}, {"error": str(e)})
+
+        threads = [threading.Thread(target=submit, args=(p,)) for p in paths + [good]]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        expect(s.process.poll() is None, "the server is still there after %d hostile files at once" % len(paths))
+        for path in paths:
+            status, _, answer = answers[path]
+            name = os.path.basename(path)
+            expect(status == 200 and isinstance(answer, dict) and answer.get("status") == "refused",
+                   "%s, sent with the others: refused, got %s %s" % (name, status, str(answer)[:300]))
+        status, _, answer = answers[good]
+        expect(status == 200 and answer.get("status") == "clean",
+               "the right kernel sent alongside: clean, got %s %s" % (status, str(answer)[:300]))
+        status, _, _ = s.request("GET", "/api/health", token=None)
+        expect(status == 200, "health answers after them all")
+
+
 def case_requests(t):
     good = read(os.path.join(OWN, "good", "conv2d_basic_student.cu"))
     with Server(t, "--rate", "600", "--burst", "100") as s:
@@ -453,6 +492,7 @@ def case_page(t):
 
 
 CASES = {"check": case_check, "page": case_page, "trace": None, "health": case_health, "hostile": case_hostile,
+         "hostile_at_once": case_hostile_at_once,
          "requests": case_requests, "slow": case_slow, "static": case_static, "backend": case_backend}
 
 
