@@ -173,9 +173,10 @@ struct Program {
 
 class GpuRuntime final : public WorkerRuntime {
 public:
-    GpuRuntime(const WorkerJob& job, const fs::path& folder, std::vector<float>& N, std::vector<float>& M,
-               std::vector<float>& P, std::vector<HostConstant> constants, int device)
-        : WorkerRuntime(job, N, M, P), m_folder(folder), m_constants(std::move(constants)), m_device(device) {}
+    GpuRuntime(const WorkerJob& job, const fs::path& folder, const fs::path& work, std::vector<float>& N,
+               std::vector<float>& M, std::vector<float>& P, std::vector<HostConstant> constants, int device)
+        : WorkerRuntime(job, N, M, P), m_folder(folder), m_work(work), m_constants(std::move(constants)),
+          m_device(device) {}
 
     void launch(const KernelLaunch& l, const std::function<void()>&) override {
         if (m_launched)
@@ -202,7 +203,7 @@ public:
             compile();
             m_output.assign(m_P.size(), 0.0f);
             std::fflush(stdout);  // what launch() printed so far, ahead of the device's printf
-            const DevicePrintfFile capture(m_folder / "device-printf.txt");
+            const DevicePrintfFile capture(m_work / "device-printf.txt");
             if (m_job.benchRepeats > 0) {
                 // Timing alone: the plain kernel, warmed up, then the median
                 // (what the warm-up printed is shown, the repeats' is not).
@@ -254,7 +255,7 @@ private:
 
     Program build(const std::string& name, const std::string& source, bool traced) {
         const fs::path includes = m_folder / "include";
-        const fs::path stubs = m_folder / "nvrtc-include";
+        const fs::path stubs = m_work / "nvrtc-include";
         fs::create_directories(stubs);
         // The kernel's scratch folder, its own and made again for every compile: no fsync.
         base::AtomicWriteOptions scratch;
@@ -525,7 +526,8 @@ private:
             if (e.block < blocks && slot[e.block] >= 0) m_blocks[static_cast<std::size_t>(slot[e.block])].events.push_back(e.event);
     }
 
-    fs::path m_folder;
+    fs::path m_folder;  // the compiled kernel's: read only (the sandbox shows it so)
+    fs::path m_work;    // the job's own: what NVRTC's stand-in headers and the device's printf are written into
     std::vector<HostConstant> m_constants;
     int m_device;
     bool m_compiled = false;
@@ -543,13 +545,13 @@ private:
 }  // namespace
 
 Result<std::unique_ptr<WorkerRuntime>> makeGpuRuntime(const WorkerJob& job, const fs::path& folder,
-                                                      std::vector<float>& N, std::vector<float>& M,
+                                                      const fs::path& work, std::vector<float>& N, std::vector<float>& M,
                                                       std::vector<float>& P, std::vector<HostConstant> constants) {
     int count = 0;
     if (cudaError_t r = cudaGetDeviceCount(&count); r != cudaSuccess || count == 0)
         return Error{ExitCode::BackendUnavailable, r != cudaSuccess ? cuError(r) : "no CUDA device"};
     if (cudaError_t r = cudaSetDevice(0); r != cudaSuccess) return Error{ExitCode::BackendUnavailable, cuError(r)};
-    return std::unique_ptr<WorkerRuntime>(std::make_unique<GpuRuntime>(job, folder, N, M, P, std::move(constants), 0));
+    return std::unique_ptr<WorkerRuntime>(std::make_unique<GpuRuntime>(job, folder, work, N, M, P, std::move(constants), 0));
 }
 
 }  // namespace tilescope::own
@@ -559,7 +561,7 @@ Result<std::unique_ptr<WorkerRuntime>> makeGpuRuntime(const WorkerJob& job, cons
 namespace tilescope::own {
 
 Result<std::unique_ptr<WorkerRuntime>> makeGpuRuntime(const WorkerJob&, const std::filesystem::path&,
-                                                      std::vector<float>&, std::vector<float>&, std::vector<float>&,
+                                                      const std::filesystem::path&, std::vector<float>&, std::vector<float>&, std::vector<float>&,
                                                       std::vector<HostConstant>) {
     return Error{ExitCode::BackendUnavailable, "this build of TileScope has no CUDA: a kernel file runs on the CPU"};
 }

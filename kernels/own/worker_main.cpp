@@ -445,7 +445,7 @@ int workerMain(int argc, char** argv) {
         unsigned long bytes = 0;
         for (int i = 0; constant && constant(i, &name, &values, &bytes); ++i)
             constants.push_back(HostConstant{name, values, bytes});
-        auto gpu = makeGpuRuntime(job, dir.parent_path(), N, M, P, std::move(constants));
+        auto gpu = makeGpuRuntime(job, dir.parent_path(), dir, N, M, P, std::move(constants));
         if (!gpu) {
             WorkerResult r;
             r.message = gpu.error().message;

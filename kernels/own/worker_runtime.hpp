@@ -47,8 +47,9 @@ struct HostConstant {
 // written, traced.cu in the kernel language with the device recorder), run
 // plain and instrumented. An error when there is no GPU or no CUDA in this
 // build.
+// `folder` is the compiled kernel's (read), `work` the job's (written).
 Result<std::unique_ptr<WorkerRuntime>> makeGpuRuntime(const WorkerJob& job, const std::filesystem::path& folder,
-                                                      std::vector<float>& N, std::vector<float>& M,
+                                                      const std::filesystem::path& work, std::vector<float>& N, std::vector<float>& M,
                                                       std::vector<float>& P, std::vector<HostConstant> constants);
 
 }  // namespace tilescope::own
