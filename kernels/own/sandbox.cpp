@@ -525,7 +525,9 @@ std::vector<std::string> wrap(const std::string& bwrap, const std::vector<std::s
     if (view.gpu)
         for (char** e = environ; *e; ++e) {
             const std::string v = *e;
-            if (v.rfind("CUDA_", 0) == 0 || v.rfind("NVIDIA_", 0) == 0) {
+            // CUDA's variables, and the caller's library path: NVRTC opens its
+            // builtins library (libnvrtc-builtins) by name, at run time.
+            if (v.rfind("CUDA_", 0) == 0 || v.rfind("NVIDIA_", 0) == 0 || v.rfind("LD_LIBRARY_PATH=", 0) == 0) {
                 const std::size_t eq = v.find('=');
                 add({"--setenv", v.substr(0, eq), v.substr(eq + 1)});
             }
@@ -536,14 +538,15 @@ std::vector<std::string> wrap(const std::string& bwrap, const std::vector<std::s
 }
 
 // What a confined command's environment holds, as bwrap's --clearenv
-// --setenv make it: no variable of the caller's but CUDA's on a GPU.
+// --setenv make it: no variable of the caller's but CUDA's and the library
+// path on a GPU.
 std::vector<std::string> confinedEnvironment(const SandboxView& view) {
     std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=" + view.writable, "TMPDIR=" + view.writable,
                                     "LANG=C.UTF-8"};
     if (view.gpu)
         for (char** e = environ; *e; ++e) {
             const std::string v = *e;
-            if (v.rfind("CUDA_", 0) == 0 || v.rfind("NVIDIA_", 0) == 0)
+            if (v.rfind("CUDA_", 0) == 0 || v.rfind("NVIDIA_", 0) == 0 || v.rfind("LD_LIBRARY_PATH=", 0) == 0)
                 env.push_back(v);
         }
     return env;
