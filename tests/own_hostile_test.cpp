@@ -13,44 +13,20 @@
 #include <string>
 
 #include "own/translate.hpp"
+#include "own_translate_support.hpp"
 
 namespace tilescope {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A whole 1D kernel file: `kernel` is put at the start of the kernel's body
-// (line 4), `host` at the start of launch()'s (line 9 when `kernel` is empty),
-// `top` ahead of both.
+using test::Translated;
+
 std::string file(const std::string& kernel, const std::string& host = "", const std::string& top = "") {
-    return top +
-           "__global__ void k(const float* N, float* P, int width) {\n"
-           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-           "    if (i >= width) return;\n" +
-           kernel +
-           "    P[i] = N[i];\n"
-           "}\n"
-           "\n"
-           "void launch(const float* N, const float* M, float* P, int r, int width)\n"
-           "{\n" +
-           host + "    k<<<(width + 31) / 32, 32>>>(N, P, width);\n}\n";
+    return test::kernelFile(kernel, host, top);
 }
 
-struct Translated {
-    bool ok = false;
-    own::Diagnostic diagnostic;
-    std::string message;
-};
-
-Translated translate(const std::string& text) {
-    const fs::path scratch = fs::temp_directory_path() / ("tilescope-hostile-" + std::to_string(::getpid()));
-    Translated t;
-    auto r = own::translate("student.cu", text, scratch.string(), &t.diagnostic);
-    fs::remove_all(scratch);
-    t.ok = static_cast<bool>(r);
-    if (!r) t.message = r.error().message;
-    return t;
-}
+Translated translate(const std::string& text) { return test::translateText(text); }
 
 // Refused at `line`, the message holding `words`, on one line, naming
 // nothing of the machine's files.

@@ -16,48 +16,20 @@
 #include "base/read_file.hpp"
 #include "own/text_checks.hpp"
 #include "own/translate.hpp"
+#include "own_translate_support.hpp"
 
 namespace tilescope {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A whole 1D kernel file: `top` first, then the kernel with `kernel` at the
-// start of its body (line 4 when `top` is empty), then launch().
+using test::Translated;
+
 std::string file(const std::string& kernel, const std::string& host = "", const std::string& top = "") {
-    return top +
-           "__global__ void k(const float* N, float* P, int width) {\n"
-           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-           "    if (i >= width) return;\n" +
-           kernel +
-           "    P[i] = N[i];\n"
-           "}\n"
-           "\n"
-           "void launch(const float* N, const float* M, float* P, int r, int width)\n"
-           "{\n" +
-           host + "    k<<<(width + 31) / 32, 32>>>(N, P, width);\n}\n";
+    return test::kernelFile(kernel, host, top);
 }
 
-struct Translated {
-    bool ok = false;
-    own::Diagnostic diagnostic;
-    std::string message;
-    own::Translation translation;
-    std::chrono::duration<double> took{};
-};
-
-Translated translate(const std::string& text) {
-    const fs::path scratch = fs::temp_directory_path() / ("tilescope-text-checks-" + std::to_string(::getpid()));
-    Translated t;
-    const auto start = std::chrono::steady_clock::now();
-    auto r = own::translate("student.cu", text, scratch.string(), &t.diagnostic);
-    t.took = std::chrono::steady_clock::now() - start;
-    fs::remove_all(scratch);
-    t.ok = static_cast<bool>(r);
-    if (r) t.translation = std::move(*r);
-    else t.message = r.error().message;
-    return t;
-}
+Translated translate(const std::string& text) { return test::translateText(text); }
 
 // Refused at `line`, the message holding `words`, on one line, in well under 2 s.
 void expectRefused(const std::string& text, unsigned line, const std::string& words) {
