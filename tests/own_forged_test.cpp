@@ -23,6 +23,7 @@
 
 #include "own/own_kernel.hpp"
 #include "own/worker_protocol.hpp"
+#include "fuzz/worker_result_job.hpp"
 #include "reference/reference.hpp"
 #include "scratch_dir.hpp"
 #include "trace/problems.hpp"
@@ -165,29 +166,8 @@ INSTANTIATE_TEST_SUITE_P(Sandbox, Forged, ::testing::Values(SandboxMode::Off, Sa
 
 // [SECTION] readResult on files made by hand
 
-// A job and the worker's own answer to it: a 2D 8 x 6 plane, a 3 x 3 mask,
-// every block traced.
-own::WorkerJob fixedJob() {
-    own::WorkerJob job;
-    job.dims = 2;
-    job.radius = 1;
-    job.maskWidth = 3;
-    job.width = 8;
-    job.height = 6;
-    job.trace = true;
-    job.eventBudget = 10000;
-    job.path = "mine.cu";
-    job.kernel = "conv";
-    return job;
-}
-
-own::ResultBounds fixedBounds() {
-    own::ResultBounds b;
-    b.kernels = {"conv", "helper"};
-    b.lines = 40;
-    b.maskElements = 9;
-    return b;
-}
+using test::fixedBounds;
+using test::fixedJob;
 
 own::WorkerResult rightResult() {
     own::WorkerResult r;

@@ -23,6 +23,7 @@
 #include "fuzz_support.hpp"
 #include "own/own_entry.hpp"
 #include "own/worker_protocol.hpp"
+#include "worker_result_job.hpp"
 #include "trace/problems.hpp"
 #include "trace/trace_index.hpp"
 
@@ -30,28 +31,8 @@ using namespace tilescope;
 
 namespace {
 
-// The job the seeds answer: own_forged_test's fixed job.
-own::WorkerJob fixedJob() {
-    own::WorkerJob job;
-    job.dims = 2;
-    job.radius = 1;
-    job.maskWidth = 3;
-    job.width = 8;
-    job.height = 6;
-    job.trace = true;
-    job.eventBudget = 10000;
-    job.path = "mine.cu";
-    job.kernel = "conv";
-    return job;
-}
-
-own::ResultBounds fixedBounds() {
-    own::ResultBounds b;
-    b.kernels = {"conv", "helper"};
-    b.lines = 40;
-    b.maskElements = 9;
-    return b;
-}
+using test::fixedBounds;
+using test::fixedJob;
 
 const own::OwnEntry& entry() {
     static const own::OwnEntry e([] {
