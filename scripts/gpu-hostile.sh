@@ -24,23 +24,29 @@ export PKG_CONFIG_PATH="$lib/pkgconfig"
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 bwrap_dir="$deps/usr/bin"
 
-nvidia-smi -L | tee "$out/gpu.txt"
+{
+  nvidia-smi -L
+  echo "CUDA: $(readlink -f /usr/local/cuda); LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
+} | tee "$out/gpu.txt"
 cmake -S "$root" -B "$build" -DTILESCOPE_APP=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$deps/usr" \
   -DTILESCOPE_CLANG_INCLUDE="$deps/usr/include" > "$out/configure.log" 2>&1 || { tail -40 "$out/configure.log"; exit 1; }
 grep -E "TileScope:" "$out/configure.log"
 # TARGETS: what to build (default: the command line, the worker and the sandbox's tests).
-targets=(${TARGETS:-tilescope tilescope-worker own_sandbox_test own_forged_test})
+targets=(${TARGETS:-tilescope tilescope-worker own_sandbox_test own_forged_test own_sandbox_gpu_test})
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" > "$out/build.log" 2>&1 ||
   { grep -E "error" -A3 "$out/build.log" | head -60; exit 1; }
 [ "${BUILD_ONLY:-0}" = 1 ] && exit 0
 tilescope="$build/app/tilescope"
+ldd "$build/tilescope-worker" | grep -E "nvrtc|cudart|libcuda" | tee -a "$out/gpu.txt"
 
 one() {  # $1: a kernel file; the environment says which wall
-  local f="$1" size=64x48 start=$SECONDS said
+  local f="$1" size=64x48 start=$SECONDS out rc
   grep -qE 'void\s+launch\s*\([^,)]*,[^,)]*,[^,)]*,[^,)]*,[^,)]*\)' "$f" && size=1000
-  said=$(cd "$(dirname "$f")" && timeout 120 "$tilescope" check --kernel-file "$(basename "$f")" \
-    --size "$size" --radius 1 --backend cuda --time-limit 20 2>&1 | tr -d '\r' | grep -v '^$' | tail -2 | tr '\n' ' ')
-  echo "$(basename "$f") [exit ${PIPESTATUS[0]}, $((SECONDS - start)) s]: ${said:0:400}"
+  out=$(cd "$(dirname "$f")" && timeout 120 "$tilescope" check --kernel-file "$(basename "$f")" \
+    --size "$size" --radius 1 --backend cuda --time-limit 20 2>&1)
+  rc=$?
+  out=$(printf '%s' "$out" | tr -d '\r' | grep -v '^$' | tail -2 | tr '\n' ' ')
+  echo "$(basename "$f") [exit $rc, $((SECONDS - start)) s]: ${out:0:400}"
 }
 export -f one
 export tilescope
@@ -58,7 +64,7 @@ run_all() {  # $1: label; the rest: environment assignments for tilescope
 {
   cd "$build"
   echo "=== raw cases, no bubblewrap"
-  TILESCOPE_BWRAP=/nonexistent/bwrap ctest -L sandbox -j 4 --output-on-failure 2>&1 | tail -15
+  TILESCOPE_BWRAP=/nonexistent/bwrap ctest -L sandbox -j 4 --output-on-failure 2>&1 | grep -vE "Passed|Skipped|^ *Start"
   echo "=== raw cases, bubblewrap"
-  TILESCOPE_BWRAP="$bwrap_dir/bwrap" ctest -L sandbox -j 4 --output-on-failure 2>&1 | tail -15
+  TILESCOPE_BWRAP="$bwrap_dir/bwrap" ctest -L sandbox -j 4 --output-on-failure 2>&1 | grep -vE "Passed|Skipped|^ *Start"
 } 2>&1 | tee "$out/suites.log"

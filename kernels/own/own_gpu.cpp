@@ -15,7 +15,9 @@
 #if TILESCOPE_HAVE_CUDA
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <nvrtc.h>
 #include <unistd.h>
 
@@ -23,6 +25,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -38,6 +41,27 @@
 namespace tilescope::own {
 
 namespace {
+
+// NVRTC opens its builtins library (libnvrtc-builtins.so.MAJOR.MINOR) by name
+// when it first compiles, through the loader's search, which inside a sandbox
+// may not reach the toolkit's folder. Loaded here from the folder libnvrtc
+// itself was loaded from, it is found by that name already in the process.
+void loadNvrtcBuiltins() {
+    static const bool once = [] {
+        int major = 0, minor = 0;
+        if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
+            return false;
+        void* nvrtc = dlopen(("libnvrtc.so." + std::to_string(major)).c_str(), RTLD_NOW | RTLD_NOLOAD);
+        link_map* map = nullptr;
+        if (!nvrtc || dlinfo(nvrtc, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name)
+            return false;
+        const std::filesystem::path builtins =
+            std::filesystem::path(map->l_name).parent_path() /
+            ("libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor));
+        return dlopen(builtins.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr;
+    }();
+    (void)once;
+}
 
 namespace fs = std::filesystem;
 
@@ -263,6 +287,7 @@ private:
         for (const char* name : {"cstdint", "cstddef"})
             if (const auto failure = base::writeFileAtomic(stubs / name, kStdStub, scratch))
                 throw CudaFailure{failure->message()};
+        loadNvrtcBuiltins();
         nvrtcProgram prog;
         if (nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS)
             throw CudaFailure{"NVRTC could not take the program"};

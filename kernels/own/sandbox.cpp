@@ -49,6 +49,34 @@ namespace tilescope::own {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A Linux system call by number; the browser's build (Emscripten) has none,
+// and there every Landlock call answers "not implemented".
+template <class... Args>
+long systemCall(long number, Args... args) {
+#if defined(__EMSCRIPTEN__)
+    (void)number;
+    ((void)args, ...);
+    errno = ENOSYS;
+    return -1;
+#else
+    return syscall(number, args...);
+#endif
+}
+
+// No new privileges for this process and its children (Landlock's condition).
+int noNewPrivileges() {
+#if defined(__EMSCRIPTEN__)
+    errno = ENOSYS;
+    return -1;
+#else
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+#endif
+}
+
+}  // namespace
+
 const char* sandboxModeName(SandboxMode mode) {
     switch (mode) {
         case SandboxMode::Off:
@@ -217,7 +245,7 @@ struct __attribute__((packed)) PathBeneath {
 };
 
 int landlockAbi() {
-    const long abi = syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    const long abi = systemCall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
     return abi > 0 ? static_cast<int>(abi) : 0;
 }
 
@@ -277,7 +305,7 @@ Result<Ruleset> landlockRuleset(const SandboxView& view) {
         attributes.scoped = kScopeAbstractUnixSocket | kScopeSignal;
         size += sizeof attributes.scoped;
     }
-    const long created = syscall(SYS_landlock_create_ruleset, &attributes, size, 0u);
+    const long created = systemCall(SYS_landlock_create_ruleset, &attributes, size, 0u);
     if (created < 0)
         return Error{ExitCode::Internal, std::string("Landlock: cannot create a ruleset: ") + std::strerror(errno)};
     // Above the standard descriptors and the stop pipe (3), which the child
@@ -299,7 +327,7 @@ Result<Ruleset> landlockRuleset(const SandboxView& view) {
             PathBeneath rule;
             rule.allowed = rights & attributes.handledFs & (S_ISDIR(st.st_mode) ? ~0ull : kFileRights);
             rule.parentFd = at;
-            if (syscall(SYS_landlock_add_rule, ruleset.fd(), kRulePathBeneath, &rule, 0u) != 0 && failure.empty())
+            if (systemCall(SYS_landlock_add_rule, ruleset.fd(), kRulePathBeneath, &rule, 0u) != 0 && failure.empty())
                 failure = path + ": " + std::strerror(errno);
         }
         close(at);
@@ -609,6 +637,9 @@ Result<ConfinedCommand> confineCommand(SandboxWall wall, const std::vector<std::
             return ruleset.error();
         c.ruleset = std::move(*ruleset);
         c.limits.landlock = c.ruleset.fd();
+        c.limits.landlockRights = handledFs(sandboxStatus().landlockAbi);
+        if (view.gpu)
+            c.limits.selfWritable = {"/proc/self/task"};
     }
     return c;
 }
@@ -667,9 +698,23 @@ int applyChildLimits(const ChildLimits& l) {
             return errno != 0 ? errno : EPERM;
     }
     if (l.landlock >= 0) {
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        for (const char* path : l.selfWritable) {
+            const int at = open(path, O_PATH | O_CLOEXEC);
+            struct stat st {};
+            if (at < 0 || fstat(at, &st) != 0)
+                return errno;
+            PathBeneath rule;
+            rule.allowed = (kReadFile | kWriteFile | kTruncate | (S_ISDIR(st.st_mode) ? kReadDir : 0)) & l.landlockRights;
+            rule.parentFd = at;
+            const long added = systemCall(SYS_landlock_add_rule, l.landlock, kRulePathBeneath, &rule, 0u);
+            const int error = errno;
+            close(at);
+            if (added != 0)
+                return error;
+        }
+        if (noNewPrivileges() != 0)
             return errno;
-        if (syscall(SYS_landlock_restrict_self, l.landlock, 0u) != 0)
+        if (systemCall(SYS_landlock_restrict_self, l.landlock, 0u) != 0)
             return errno;
     }
     return 0;
@@ -688,7 +733,10 @@ static scmp_arg_cmp argument(unsigned index, scmp_compare op, scmp_datum_t a, sc
 }
 
 std::string installWorkerFilter(bool gpu) {
-    (void)gpu;  // the same filter: CUDA needs none of these calls either
+    // The same filter: the worker starts the CUDA driver before it (the
+    // driver's sockets, for MPS, are made then), and CUDA needs none of
+    // these calls afterwards.
+    (void)gpu;
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx)
         return "seccomp_init failed";

@@ -151,6 +151,13 @@ struct ChildLimits {
     unsigned processes = 0;  // RLIMIT_NPROC (0: not limited), set only with `user`
     unsigned user = 0;       // the user and group id to run as (0: the caller's)
     int landlock = -1;       // a Landlock ruleset to restrict the child to (-1: none)
+    // Paths under /proc/self the child may write behind Landlock, added to
+    // the ruleset in the child (its /proc/self is not the caller's): what
+    // the CUDA driver writes of its own process as it starts (the names of
+    // its threads, /proc/self/task/TID/comm). `landlockRights`: the rights
+    // the ruleset handles (Landlock refuses a rule with any other).
+    std::vector<const char*> selfWritable;
+    std::uint64_t landlockRights = 0;
 };
 ChildLimits childLimits(const SandboxLimits& limits, bool addressSpace);
 // Async-signal-safe: for the child between fork and exec. Returns 0, or the
