@@ -26,6 +26,7 @@
 #define __host__
 #define __forceinline__ inline
 #define __noinline__
+#define __launch_bounds__(...)
 #define __syncthreads() ::tilescope::cpu::syncthreads(__LINE__)
 
 namespace tilescope::own_user {
@@ -56,6 +57,12 @@ struct dim3 {
     operator Dim3() const { return Dim3{x, y, z}; }
     operator uint3() const { return uint3(x, y, z); }
 };
+
+// int32_t and the other fixed-width integers, int2, float4 and the other
+// vector types, make_int2 and the other makers: the parser's definitions.
+#define TS_CUDA_FN inline
+#include "own/cuda_types.inl"
+#undef TS_CUDA_FN
 
 // min and max as CUDA's device code has them, for any two numbers (an array
 // element is read once), returning a value of their common type. Of
@@ -102,6 +109,7 @@ using std::round;
 using std::sin;
 using std::sqrt;
 using std::trunc;
+#include "own/own_cpu_math.inl"
 
 // [SECTION] The CUDA runtime calls launch() may make.
 

@@ -96,9 +96,13 @@ TS_FN SharedArray<float> tsDynamicShared(int offset, unsigned line = __builtin_L
 }
 #define __syncthreads() ::tilescope::instrumented::syncthreads(__LINE__)
 namespace tilescope::own_user {
+#define TS_CUDA_VECTOR_TYPES_BUILT_IN
+#include "own/cuda_types.inl"
 )";
 
-constexpr const char* kPlainPrelude = R"(__constant__ unsigned tsDropBarrier[8];
+constexpr const char* kPlainPrelude = R"(#define TS_CUDA_VECTOR_TYPES_BUILT_IN
+#include "own/cuda_types.inl"
+__constant__ unsigned tsDropBarrier[8];
 __device__ __forceinline__ void tsBarrier(unsigned line) {
     if (!((tsDropBarrier[line / 32] >> (line % 32)) & 1u)) __syncthreads();
 }

@@ -27,6 +27,7 @@ constexpr const char* kAllowedHeaders[] = {
     "cuda_runtime.h", "cuda.h",   "cuda_runtime_api.h", "device_launch_parameters.h",
     "stdio.h",        "cstdio",   "math.h",             "cmath",
     "stdlib.h",       "cstdlib",  "math_constants.h",   "assert.h",
+    "stdint.h",       "cstdint",  "vector_types.h",     "vector_functions.h",
 };
 bool allowedHeader(const std::string& name);
 

@@ -19,6 +19,7 @@
 
 #include "base/atomic_file.hpp"
 #include "own/text_checks.hpp"
+#include "trace/sources.hpp"
 
 namespace tilescope::own {
 
@@ -126,6 +127,14 @@ unsigned diagnosticLine(const std::string& message, const std::string& path) {
 }
 
 #if TILESCOPE_HAVE_LIBCLANG
+}  // namespace tilescope::own
+
+namespace tilescope {
+// Defined in the generated own_headers.cpp (cmake/EmbedSources.cmake).
+std::span<const EmbeddedSource> ownHeaderTable();
+}  // namespace tilescope
+
+namespace tilescope::own {
 namespace {
 
 // [SECTION] What the parser sees in place of CUDA's own headers. CUDA mode
@@ -149,6 +158,10 @@ struct dim3 {
     __host__ __device__ dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
     __host__ __device__ operator uint3() const { return uint3{x, y, z}; }
 };
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define TS_CUDA_FN __host__ __device__ inline
+#include "tilescope_cuda_types.h"
+#undef TS_CUDA_FN
 extern const __device__ uint3 threadIdx;
 extern const __device__ uint3 blockIdx;
 extern const __device__ dim3 blockDim;
@@ -176,22 +189,56 @@ const char* cudaGetErrorString(cudaError_t);
 extern "C" __host__ __device__ int printf(const char*, ...);
 template <class A, class B> __host__ __device__ auto min(A a, B b) -> decltype(a < b ? a : b);
 template <class A, class B> __host__ __device__ auto max(A a, B b) -> decltype(a < b ? a : b);
-// As CUDA's math headers declare them: a float overload beside the double one
+// As CUDA's math headers declare them (the math API's single- and
+// double-precision functions): a float overload beside the double one
 // (floor(x) of a float is a float), an integer argument taken as a double.
 #define TS_MATH1(name) __host__ __device__ double name(double); __host__ __device__ float name(float); \
     __host__ __device__ float name##f(float); template <class T> __host__ __device__ double name(T);
+#define TS_MATH2(name) __host__ __device__ double name(double, double); \
+    __host__ __device__ float name(float, float); __host__ __device__ float name##f(float, float);
+#define TS_MATH3(name) __host__ __device__ double name(double, double, double); \
+    __host__ __device__ float name(float, float, float); __host__ __device__ float name##f(float, float, float);
 TS_MATH1(ceil) TS_MATH1(floor) TS_MATH1(sqrt) TS_MATH1(exp) TS_MATH1(fabs) TS_MATH1(round) TS_MATH1(log)
-TS_MATH1(sin) TS_MATH1(cos) TS_MATH1(trunc)
+TS_MATH1(sin) TS_MATH1(cos) TS_MATH1(trunc) TS_MATH1(acos) TS_MATH1(acosh) TS_MATH1(asin) TS_MATH1(asinh)
+TS_MATH1(atan) TS_MATH1(atanh) TS_MATH1(cbrt) TS_MATH1(cosh) TS_MATH1(erf) TS_MATH1(erfc) TS_MATH1(exp2)
+TS_MATH1(exp10) TS_MATH1(expm1) TS_MATH1(lgamma) TS_MATH1(log10) TS_MATH1(log1p) TS_MATH1(log2) TS_MATH1(logb)
+TS_MATH1(nearbyint) TS_MATH1(rint) TS_MATH1(sinh) TS_MATH1(tan) TS_MATH1(tanh) TS_MATH1(tgamma) TS_MATH1(rsqrt)
+TS_MATH1(rcbrt) TS_MATH1(sinpi) TS_MATH1(cospi) TS_MATH1(erfinv) TS_MATH1(erfcinv) TS_MATH1(erfcx)
+TS_MATH1(normcdf) TS_MATH1(normcdfinv) TS_MATH1(j0) TS_MATH1(j1) TS_MATH1(y0) TS_MATH1(y1)
+TS_MATH1(cyl_bessel_i0) TS_MATH1(cyl_bessel_i1)
+TS_MATH2(atan2) TS_MATH2(copysign) TS_MATH2(fdim) TS_MATH2(fmod) TS_MATH2(hypot) TS_MATH2(nextafter)
+TS_MATH2(remainder) TS_MATH2(rhypot) TS_MATH2(pow) TS_MATH2(fmin) TS_MATH2(fmax)
+TS_MATH3(fma) TS_MATH3(norm3d) TS_MATH3(rnorm3d)
 #undef TS_MATH1
-__host__ __device__ float fminf(float, float);
-__host__ __device__ float fmaxf(float, float);
-__host__ __device__ double fmin(double, double);
-__host__ __device__ double fmax(double, double);
-__host__ __device__ float fmin(float, float);
-__host__ __device__ float fmax(float, float);
-__host__ __device__ float powf(float, float);
-__host__ __device__ double pow(double, double);
-__host__ __device__ float pow(float, float);
+#undef TS_MATH2
+#undef TS_MATH3
+__host__ __device__ double norm4d(double, double, double, double);
+__host__ __device__ float norm4df(float, float, float, float);
+__host__ __device__ double rnorm4d(double, double, double, double);
+__host__ __device__ float rnorm4df(float, float, float, float);
+__host__ __device__ float fdividef(float, float);
+__host__ __device__ double ldexp(double, int); __host__ __device__ float ldexpf(float, int);
+__host__ __device__ double scalbn(double, int); __host__ __device__ float scalbnf(float, int);
+__host__ __device__ double scalbln(double, long); __host__ __device__ float scalblnf(float, long);
+__host__ __device__ double jn(int, double); __host__ __device__ float jnf(int, float);
+__host__ __device__ double yn(int, double); __host__ __device__ float ynf(int, float);
+__host__ __device__ int ilogb(double); __host__ __device__ int ilogbf(float);
+__host__ __device__ long lrint(double); __host__ __device__ long lrintf(float);
+__host__ __device__ long long llrint(double); __host__ __device__ long long llrintf(float);
+__host__ __device__ long lround(double); __host__ __device__ long lroundf(float);
+__host__ __device__ long long llround(double); __host__ __device__ long long llroundf(float);
+// The single-precision intrinsics: round-to-nearest arithmetic and the fast approximations.
+__device__ float __fadd_rn(float, float); __device__ float __fsub_rn(float, float);
+__device__ float __fmul_rn(float, float); __device__ float __fdiv_rn(float, float);
+__device__ float __fmaf_rn(float, float, float); __device__ float __frcp_rn(float);
+__device__ float __fsqrt_rn(float); __device__ float __fdividef(float, float); __device__ float __saturatef(float);
+__device__ float __expf(float); __device__ float __exp10f(float); __device__ float __logf(float);
+__device__ float __log2f(float); __device__ float __log10f(float); __device__ float __sinf(float);
+__device__ float __cosf(float); __device__ float __tanf(float); __device__ float __powf(float, float);
+template <class T> __host__ __device__ bool isfinite(T);
+template <class T> __host__ __device__ bool isinf(T);
+template <class T> __host__ __device__ bool isnan(T);
+template <class T> __host__ __device__ bool signbit(T);
 __host__ __device__ int abs(int);
 __host__ __device__ long abs(long);
 __host__ __device__ long long abs(long long);
@@ -210,25 +257,54 @@ TS_REFUSED(free)
 #undef TS_REFUSED
 )";
 
-// What the kernel may call, besides its own __device__ functions.
-constexpr const char* kKernelCalls[] = {
-    "__syncthreads", "min",   "max",   "fminf", "fmaxf", "fmin",  "fmax",   "ceil",  "ceilf", "floor", "floorf",
-    "sqrt",          "sqrtf", "exp",   "expf",  "fabs",  "fabsf", "round",  "roundf", "log", "logf",  "sin",
-    "sinf",          "cos",   "cosf",  "trunc", "truncf", "pow",  "powf",   "abs",   "printf",
+// CUDA's math API, single and double precision (the names its headers
+// declare, with C++'s float overloads): what a kernel and launch() may call
+// of it. sincosf, sincospif, frexpf, modff, remquof, nanf, normf and rnormf
+// take pointers, which a kernel file does not hold (whyNotCall says what to
+// write instead).
+constexpr const char* kMathCalls[] = {
+    "ceil", "ceilf", "floor", "floorf", "sqrt", "sqrtf", "exp", "expf", "fabs", "fabsf", "round", "roundf", "log",
+    "logf", "sin", "sinf", "cos", "cosf", "trunc", "truncf", "acos", "acosf", "acosh", "acoshf", "asin", "asinf",
+    "asinh", "asinhf", "atan", "atanf", "atanh", "atanhf", "cbrt", "cbrtf", "cosh", "coshf", "erf", "erff", "erfc",
+    "erfcf", "exp2", "exp2f", "exp10", "exp10f", "expm1", "expm1f", "lgamma", "lgammaf", "log10", "log10f",
+    "log1p", "log1pf", "log2", "log2f", "logb", "logbf", "nearbyint", "nearbyintf", "rint", "rintf", "sinh",
+    "sinhf", "tan", "tanf", "tanh", "tanhf", "tgamma", "tgammaf", "rsqrt", "rsqrtf", "rcbrt", "rcbrtf", "sinpi",
+    "sinpif", "cospi", "cospif", "erfinv", "erfinvf", "erfcinv", "erfcinvf", "erfcx", "erfcxf", "normcdf",
+    "normcdff", "normcdfinv", "normcdfinvf", "j0", "j0f", "j1", "j1f", "y0", "y0f", "y1", "y1f", "cyl_bessel_i0",
+    "cyl_bessel_i0f", "cyl_bessel_i1", "cyl_bessel_i1f", "atan2", "atan2f", "copysign", "copysignf", "fdim",
+    "fdimf", "fmod", "fmodf", "hypot", "hypotf", "nextafter", "nextafterf", "remainder", "remainderf", "rhypot",
+    "rhypotf", "pow", "powf", "fmin", "fminf", "fmax", "fmaxf", "fma", "fmaf", "norm3d", "norm3df", "rnorm3d",
+    "rnorm3df", "norm4d", "norm4df", "rnorm4d", "rnorm4df", "fdividef", "ldexp", "ldexpf", "scalbn", "scalbnf",
+    "scalbln", "scalblnf", "jn", "jnf", "yn", "ynf", "ilogb", "ilogbf", "lrint", "lrintf", "llrint", "llrintf",
+    "lround", "lroundf", "llround", "llroundf", "isfinite", "isinf", "isnan", "signbit", "abs", "min", "max",
 };
-// What launch() may call, besides its own host functions.
+// What the kernel may call, besides its own __device__ functions and the math API.
+constexpr const char* kKernelCalls[] = {
+    "__syncthreads", "printf", "__fadd_rn", "__fsub_rn", "__fmul_rn", "__fdiv_rn", "__fmaf_rn", "__frcp_rn",
+    "__fsqrt_rn", "__fdividef", "__saturatef", "__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__sinf",
+    "__cosf", "__tanf", "__powf",
+};
+// What launch() may call, besides its own host functions and the math API.
 constexpr const char* kHostCalls[] = {
     "cudaMemcpyToSymbol", "cudaDeviceSynchronize", "cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString",
     "cudaEventCreate", "cudaEventRecord", "cudaEventSynchronize", "cudaEventElapsedTime", "cudaEventDestroy",
-    "printf", "min", "max", "ceil", "ceilf", "floor", "floorf", "sqrt", "sqrtf", "fabs", "fabsf", "round", "roundf",
-    "abs", "pow", "powf", "log", "logf", "fmin", "fmax", "fminf", "fmaxf", "trunc", "truncf",
+    "printf",
 };
 
-// CUDA's global functions whose float overloads the CPU executor's prelude
-// declares in its own namespace (own_cpu_prelude.hpp).
+// CUDA's global functions that the CPU executor's prelude declares in its own
+// namespace (own_cpu_prelude.hpp, own_cpu_math.inl): float overloads, and
+// what CUDA has and C has not.
 constexpr const char* kScopedOverloads[] = {
-    "min", "max", "abs", "ceil", "floor", "sqrt", "fabs", "fmin", "fmax", "exp", "log", "pow", "round", "sin", "cos",
-    "trunc",
+    "min", "max", "abs", "ceil", "floor", "sqrt", "exp", "fabs", "round", "log", "sin", "cos", "trunc", "acos",
+    "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cosh", "erf", "erfc", "exp2", "exp10", "expm1", "lgamma",
+    "log10", "log1p", "log2", "logb", "nearbyint", "rint", "sinh", "tan", "tanh", "tgamma", "rsqrt", "rcbrt",
+    "sinpi", "cospi", "erfinv", "erfcinv", "erfcx", "normcdf", "normcdfinv", "j0", "j1", "y0", "y1",
+    "cyl_bessel_i0", "cyl_bessel_i1", "atan2", "copysign", "fdim", "fmod", "hypot", "nextafter", "remainder",
+    "rhypot", "pow", "fmin", "fmax", "fma", "isfinite", "isinf", "isnan", "signbit", "ilogb", "ldexp", "llrint",
+    "llround", "lrint", "lround", "scalbln", "scalbn", "jn", "yn", "norm3d", "rnorm3d", "norm4d", "rnorm4d",
+    "rsqrtf", "rcbrtf", "sinpif", "cospif", "exp10f", "erfinvf", "erfcinvf", "erfcxf", "normcdff", "normcdfinvf",
+    "cyl_bessel_i0f", "cyl_bessel_i1f", "j0f", "j1f", "y0f", "y1f", "jnf", "ynf", "rhypotf", "norm3df", "rnorm3df",
+    "norm4df", "rnorm4df", "fdividef",
 };
 
 template <std::size_t K>
@@ -245,6 +321,14 @@ std::string whyNotCall(const std::string& name) {
     if (name.rfind("__shfl", 0) == 0 || name == "__syncwarp" || name.rfind("__ballot", 0) == 0 ||
         name.rfind("__any", 0) == 0 || name.rfind("__all", 0) == 0)
         return "warp-level primitives (" + name + ") are not supported";
+    if (name == "sincosf" || name == "sincos" || name == "sincospif" || name == "sincospi")
+        return name + " writes through pointers, which a kernel file does not hold: write s = sinf(x); c = cosf(x); "
+                      "(sinpif and cospif for " + name.substr(0, 6) + "pi)";
+    if (name == "frexpf" || name == "frexp" || name == "modff" || name == "modf" || name == "remquof" ||
+        name == "remquo" || name == "nanf" || name == "nan" || name == "normf" || name == "rnormf" ||
+        name == "norm" || name == "rnorm")
+        return name + " takes a pointer, which a kernel file does not hold: docs/own-kernel.md lists CUDA's math "
+                      "functions a kernel file may call";
     if (name == "__ldg") return "__ldg is not supported: read N[i] directly (the compiler picks the cache)";
     if (name == "__syncthreads_count" || name == "__syncthreads_and" || name == "__syncthreads_or")
         return name + " is not supported: use __syncthreads()";
@@ -557,6 +641,30 @@ private:
             if (name == n) return true;
         return false;
     }
+    // dim3, uint3 and CUDA's vector types (int2, float4, ...): the
+    // prelude's aggregates of numbers, which a variable may hold and whose
+    // x, y, z and w may be read and written.
+    static bool cudaValueType(CXType t) {
+        t = clang_getCanonicalType(t);
+        if (t.kind != CXType_Record) return false;
+        const CXCursor declaration = clang_getTypeDeclaration(t);
+        if (expansion(clang_getCursorLocation(declaration)).mainFile) return false;
+        const std::string name = str(clang_getCursorSpelling(declaration));
+        if (name == "dim3" || name == "uint3") return true;
+        if (name.size() < 2 || name.back() < '1' || name.back() > '4') return false;
+        const std::string element = name.substr(0, name.size() - 1);
+        for (const char* e : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong",
+                              "ulonglong", "float", "double"})
+            if (element == e) return true;
+        return false;
+    }
+    // make_int2 and the other makers of CUDA's vector types (the prelude's).
+    static bool vectorMaker(CXCursor function) {
+        if (clang_Cursor_isNull(function) || clang_getCursorKind(function) != CXCursor_FunctionDecl) return false;
+        if (expansion(clang_getCursorLocation(function)).mainFile) return false;
+        const std::string name = str(clang_getCursorSpelling(function));
+        return name.rfind("make_", 0) == 0 && cudaValueType(clang_getResultType(clang_getCursorType(function)));
+    }
     // cudaEvent_t and cudaStream_t, the two pointers host code may hold.
     static bool isEventOrStream(CXType t) {
         t = clang_getCanonicalType(t);
@@ -584,7 +692,7 @@ private:
         t = clang_getCanonicalType(t);
         if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
             t = clang_getCanonicalType(clang_getPointeeType(t));
-        return isNumber(t) || isEventOrStream(t) || preludeRecord(t, {"dim3", "uint3"});
+        return isNumber(t) || isEventOrStream(t) || cudaValueType(t);
     }
 
     // [SECTION] Attributes and asm. An attribute can make code run at load
@@ -934,10 +1042,11 @@ private:
             // The kernel alone goes to NVRTC; its rewritten form to the traced builds.
         } else if (device && !hasAttr(c, CXCursor_CUDAHostAttr)) {
             for (CXCursor p : params)
-                if (!isScalar(clang_getCursorType(p)))
+                if (!isScalar(clang_getCursorType(p)) && !cudaValueType(clang_getCursorType(p)))
                     reject(lineOf(p), "__device__ " + name + " takes " + typeName(clang_getCursorType(p)) +
-                                          ": a __device__ function here takes numbers only (index arrays in the "
-                                          "kernel itself, so that every access is traced)");
+                                          ": a __device__ function here takes numbers, dim3 and CUDA's vector "
+                                          "types (int2, float4, ...) only (index arrays in the kernel itself, so "
+                                          "that every access is traced)");
             Scope scope{Context::Device, nullptr};
             statement(body, scope);
         } else if (name == "launch") {
@@ -1235,13 +1344,13 @@ private:
         case CXCursor_MemberRefExpr: {
             const CXCursor member = clang_getCursorReferenced(c);
             const CXCursor owner = clang_getCursorSemanticParent(member);
-            // x, y and z, and dim3's conversion to uint3 (`uint3 t = blockDim;`, implicit).
+            // x, y, z and w, and dim3's conversion to uint3 (`uint3 t = blockDim;`, implicit).
             const CXCursorKind memberKind = clang_getCursorKind(member);
             if ((memberKind == CXCursor_FieldDecl || memberKind == CXCursor_ConversionFunction) &&
-                preludeRecord(clang_getCursorType(owner), {"dim3", "uint3"}))
+                cudaValueType(clang_getCursorType(owner)))
                 return;
-            reject(line, "." + str(clang_getCursorSpelling(c)) + " is a member of something other than dim3: " +
-                             (device ? kDeviceHolds : kHostHolds));
+            reject(line, "." + str(clang_getCursorSpelling(c)) + " is a member of something other than dim3 or "
+                             "CUDA's vector types: " + (device ? kDeviceHolds : kHostHolds));
         }
         case CXCursor_UnexposedStmt: {
             // `#pragma unroll` or [[likely]] before one statement.
@@ -1605,7 +1714,7 @@ private:
             const std::string callee = str(clang_getCursorSpelling(inner));
             const CXCursor target = clang_getCursorReferenced(inner);
             if (!clang_Cursor_isNull(target) && !expansion(clang_getCursorLocation(target)).mainFile &&
-                !listed(callee, kKernelCalls) && !listed(callee, kHostCalls))
+                !listed(callee, kKernelCalls) && !listed(callee, kHostCalls) && !listed(callee, kMathCalls))
                 return;
         }
         // A number that is 0 is the null pointer (`(cudaStream_t)0`, `(float*)NULL`).
@@ -2140,11 +2249,13 @@ private:
                                     "its own functions and CUDA's and C's documented ones");
         }
         if (scope.context != Context::Host) {
-            if (!ownFunction && !listed(name, kKernelCalls)) reject(line, whyNotCall(name));
+            if (!ownFunction && !listed(name, kKernelCalls) && !listed(name, kMathCalls) && !vectorMaker(callee))
+                reject(line, whyNotCall(name));
             if (ownFunction && hasAttr(callee, CXCursor_CUDAGlobalAttr))
                 reject(line, "a kernel launching a kernel (dynamic parallelism) is not supported");
         } else {
-            if (!ownFunction && !listed(name, kHostCalls)) reject(line, whyNotCall(name));
+            if (!ownFunction && !listed(name, kHostCalls) && !listed(name, kMathCalls) && !vectorMaker(callee))
+                reject(line, whyNotCall(name));
             if (name == "cudaMemcpyToSymbol") {
                 const std::vector<CXCursor> kids = children(c);
                 // children: the callee, then the arguments
@@ -2407,6 +2518,12 @@ Result<Translation> translateHere(const std::string& path, const std::string& or
     const fs::path dir = fs::absolute(fs::path(scratch) / "parse", absoluteError);
     if (absoluteError) return Error{ExitCode::Internal, "cannot find the parser's folder " + scratch};
     bool written = writeFile(dir / "tilescope_prelude.h", kParsePrelude);
+    // CUDA's integers and vector types: the CPU executor's own definitions.
+    std::string_view cudaTypes;
+    for (const EmbeddedSource& h : ownHeaderTable())
+        if (h.path == "own/cuda_types.inl") cudaTypes = h.text;
+    if (cudaTypes.empty()) return Error{ExitCode::Internal, "the build lacks own/cuda_types.inl"};
+    written = writeFile(dir / "tilescope_cuda_types.h", std::string(cudaTypes)) && written;
     for (const char* h : kAllowedHeaders) written = writeFile(dir / "include" / h, "#pragma once\n") && written;
     // The parser's view of the file system: the prelude and the stand-ins,
     // and nothing else (no fallthrough to the disk). An #include or a
@@ -2415,6 +2532,8 @@ Result<Translation> translateHere(const std::string& path, const std::string& or
                           "  { 'type': 'directory', 'name': " + quoted(dir.string()) + ", 'contents': [\n"
                           "    { 'type': 'file', 'name': 'tilescope_prelude.h', 'external-contents': " +
                           quoted((dir / "tilescope_prelude.h").string()) + " },\n"
+                          "    { 'type': 'file', 'name': 'tilescope_cuda_types.h', 'external-contents': " +
+                          quoted((dir / "tilescope_cuda_types.h").string()) + " },\n"
                           "    { 'type': 'directory', 'name': 'include', 'contents': [\n";
     for (const char* h : kAllowedHeaders)
         overlay += std::string("      { 'type': 'file', 'name': '") + h + "', 'external-contents': " +
