@@ -19,6 +19,13 @@ TS_FN float& tsAddTo(float& sum, float term, unsigned line) {
     Recorder::record(Op::MultiplyAdd, kArrayNone, -1, sum, line);
     return sum;
 }
+// `fmaf(a, b, c)` (or `__fmaf_rn`) in a kernel: one multiply-add, fused as
+// CUDA's (rounded once), recorded on its line with its result.
+TS_FN float tsFmaf(float a, float b, float c, unsigned line) {
+    const float result = ::fmaf(a, b, c);
+    Recorder::record(Op::MultiplyAdd, kArrayNone, -1, result, line);
+    return result;
+}
 template <class T, traced::IfNumber<T> = 0>
 TS_FN float& tsAddTo(float& sum, T term, unsigned line) {
     sum = static_cast<float>(sum + term);

@@ -115,6 +115,7 @@ std::string inStudentsWords(std::string message) {
     replaceAll("DeviceRecorder", "");
     replaceAll("launchKernel", "<<< >>>");
     replaceAll("tsAddTo", "+=");
+    replaceAll("tsFmaf", "fmaf");
     return message;
 }
 
@@ -2253,6 +2254,7 @@ private:
                 reject(line, whyNotCall(name));
             if (ownFunction && hasAttr(callee, CXCursor_CUDAGlobalAttr))
                 reject(line, "a kernel launching a kernel (dynamic parallelism) is not supported");
+            if (!ownFunction && (name == "fmaf" || name == "__fmaf_rn")) fusedMultiplyAdd(c, name);
         } else {
             if (!ownFunction && !listed(name, kHostCalls) && !listed(name, kMathCalls) && !vectorMaker(callee))
                 reject(line, whyNotCall(name));
@@ -2275,6 +2277,19 @@ private:
                 continue;
             else
                 statement(kids[i], scope);
+    }
+
+    // `fmaf(a, b, c)` in device code, written out where the file spells it:
+    // one multiply-add, fused as CUDA's, recorded on its line as `sum += a * b`
+    // is (tsFmaf, own_language.inl). Through a macro or `::fmaf` it is left
+    // as it is: computed, not counted.
+    void fusedMultiplyAdd(CXCursor c, const std::string& name) {
+        const unsigned begin = beginOf(c), end = endOf(c);
+        if (end <= begin + name.size() || end > m_text.size() || m_text.compare(begin, name.size(), name) != 0 ||
+            m_text[end - 1] != ')')
+            return;
+        edit(begin, begin + static_cast<unsigned>(name.size()), "tsFmaf");
+        close(end - 1, ", " + std::to_string(lineOf(c)));
     }
 
     // `cudaEventCreate(&start)`, `cudaEventElapsedTime(&ms, start, stop)`:
