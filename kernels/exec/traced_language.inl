@@ -16,6 +16,8 @@ template <class T>
 using SharedArray = traced::SharedArray<Recorder>;
 template <class T>
 using SharedArray2D = traced::SharedArray2D<Recorder>;
+template <class T>
+using SharedArray3D = traced::SharedArray3D<Recorder>;
 using Accumulator = traced::Accumulator<Recorder>;
 using traced::Float4;  // load4 and store4 are found through their array argument
 // copyAsync and copyAsync4 likewise; these two take no array.

@@ -364,6 +364,64 @@ private:
     float* m_data;
 };
 
+// A three-dimensional array in shared memory (`__shared__ float
+// s[C][T][T]`, a tile per channel): planes of rows, each plane a
+// SharedArray2D's rows and columns, one after another in the block's shared
+// memory. An access outside it is noted with its flattened index (which may
+// lie inside another plane: the fault says it is outside all the same).
+template <class R>
+class SharedArray3D {
+public:
+    class Row {
+    public:
+        TS_FN Row(const SharedArray3D* a, long long plane, long long row, unsigned line)
+            : m_array(a), m_plane(plane), m_row(row), m_line(line) {}
+        TS_FN ElementRef<R> operator[](Index column) const {
+            const SharedArray3D& a = *m_array;
+            const long long col = column.value;
+            // Each subscript held within 32 bits first: the flattened index cannot overflow.
+            const long long flat =
+                (static_cast<long long>(atMostInt(m_plane)) * a.m_rows + atMostInt(m_row)) * a.m_cols + atMostInt(col);
+            if (m_plane < 0 || m_plane >= a.m_planes || m_row < 0 || m_row >= a.m_rows || col < 0 ||
+                col >= a.m_cols) {
+                const int index = recordedIndex(a.m_base + flat);
+                R::fault(kArrayShared, index, a.m_base + a.m_planes * a.m_rows * a.m_cols, m_line);
+                return ElementRef<R>{&R::scratch(), index, m_line, kArrayShared, true};
+            }
+            const int index = a.m_base + static_cast<int>(flat);
+            return ElementRef<R>{a.m_data + (index - a.m_base), index, m_line, kArrayShared};
+        }
+
+    private:
+        const SharedArray3D* m_array;
+        long long m_plane;
+        long long m_row;
+        unsigned m_line;
+    };
+    class Plane {
+    public:
+        TS_FN Plane(const SharedArray3D* a, long long plane, unsigned line) : m_array(a), m_plane(plane), m_line(line) {}
+        // The line of `s[c][ty][tx]` is the one recorded by its first [].
+        TS_FN Row operator[](Index row) const { return Row(m_array, m_plane, row.value, m_line); }
+
+    private:
+        const SharedArray3D* m_array;
+        long long m_plane;
+        unsigned m_line;
+    };
+
+    TS_FN SharedArray3D(SharedSlice slice, int planes, int rows, int cols)
+        : m_planes(planes), m_rows(rows), m_cols(cols), m_base(slice.base), m_data(slice.data) {}
+    TS_FN Plane operator[](Index plane) const { return Plane(this, plane.value, plane.line); }
+
+private:
+    int m_planes;
+    int m_rows;
+    int m_cols;
+    int m_base = 0;
+    float* m_data;
+};
+
 // The mask in constant memory. `ConstantArray<float[15][15]> F_c` holds the
 // same bytes as `float F_c[15][15]`, so the host uploads it the same way.
 template <class T, class R>

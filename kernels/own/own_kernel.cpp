@@ -718,7 +718,9 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
 }
 
 OwnEntryDescription describeKernel(const Translation& t, const std::string& path, const std::string& text) {
-    const KernelDeclaration& k = t.kernels.front();
+    // The kernel launch() launches, wherever it is declared among the file's kernels.
+    const KernelDeclaration* launched = t.kernel(t.launched);
+    const KernelDeclaration& k = launched ? *launched : t.kernels.front();
     OwnEntryDescription d;
     d.name = k.name;
     d.path = path;
@@ -1009,6 +1011,9 @@ Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& m
         s.height = (floats + cols - 1) / cols;
         s.pitch = cols;
         s.size = floats;
+        // One 3D array: its elements named by plane, row and column.
+        if (kd && kd->shared.size() == 1 && kd->shared.front().planes > 1 && cols == kd->shared.front().cols)
+            s.planeRows = kd->shared.front().rows;
     }
     return t;
 }

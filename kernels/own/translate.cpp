@@ -8,6 +8,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <climits>
 #include <filesystem>
@@ -73,7 +74,8 @@ std::string inStudentsWords(std::string message) {
     };
     const Name names[] = {
         {"ElementRef", "float&", false},       {"InputArray", "const float*", false},
-        {"OutputArray", "float*", false},      {"SharedArray2D", "__shared__ float[][]", false},
+        {"OutputArray", "float*", false},      {"SharedArray3D", "__shared__ float[][][]", false},
+        {"SharedArray2D", "__shared__ float[][]", false},
         {"SharedArray", "__shared__ float[]", false}, {"Accumulator", "float", false},
         {"ConstantArray", "__constant__ ", true}, {"Global<const float>", "const float*", false},
         {"Global<float>", "float*", false},
@@ -606,6 +608,25 @@ private:
                                                          : "constant memory holds 64 KB (65536 bytes)"));
         if (!is2D(t)) return std::make_pair(1, static_cast<int>(outer));
         return std::make_pair(static_cast<int>(outer), static_cast<int>(inner));
+    }
+    // float[A][B][C] (a tile per channel, in shared memory): the three sizes, or nothing.
+    std::optional<std::array<int, 3>> floatArray3D(CXType t, unsigned line, const std::string& what) const {
+        long long sizes[3] = {0, 0, 0};
+        t = clang_getCanonicalType(t);
+        for (long long& size : sizes) {
+            if (t.kind != CXType_ConstantArray) return std::nullopt;
+            size = clang_getArraySize(t);
+            if (size < 0) return std::nullopt;
+            t = clang_getCanonicalType(clang_getArrayElementType(t));
+        }
+        if (t.kind != CXType_Float) return std::nullopt;
+        long long bytes = 4;
+        for (const long long size : sizes) bytes = size > kSharedLimit ? kSharedLimit + 1 : bytes * size;
+        if (bytes > kSharedLimit)
+            reject(line, what + " is " + (bytes == kSharedLimit + 1 ? "more than " + std::to_string(kSharedLimit)
+                                                                     : std::to_string(bytes)) +
+                             " bytes: a block may have 48 KB (49152 bytes) of shared memory");
+        return std::array<int, 3>{static_cast<int>(sizes[0]), static_cast<int>(sizes[1]), static_cast<int>(sizes[2])};
     }
     static constexpr long long kSharedLimit = 48 * 1024;
     static constexpr long long kConstantLimit = 64 * 1024;
@@ -1175,6 +1196,10 @@ private:
             else if (d.rows == 1 && !m_shared2D.count(d.name))
                 text = "SharedArray<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
                        std::to_string(d.cols) + "), " + std::to_string(d.cols) + ")";
+            else if (m_shared3D.count(d.name))
+                text = "SharedArray3D<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
+                       std::to_string(d.planes * d.rows * d.cols) + "), " + std::to_string(d.planes) + ", " +
+                       std::to_string(d.rows) + ", " + std::to_string(d.cols) + ")";
             else
                 text = "SharedArray2D<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
                        std::to_string(d.rows * d.cols) + "), " + std::to_string(d.rows) + ", " +
@@ -2111,10 +2136,17 @@ private:
                 d.cols = sizes->second;
                 if (is2D(type)) m_shared2D.insert(name);
                 k.staticSharedFloats += d.rows * d.cols;
+            } else if (const auto sizes3 = floatArray3D(type, line, "__shared__ " + name)) {
+                d.planes = (*sizes3)[0];
+                d.rows = (*sizes3)[1];
+                d.cols = (*sizes3)[2];
+                m_shared3D.insert(name);
+                k.staticSharedFloats += d.planes * d.rows * d.cols;
             } else {
                 reject(line, "__shared__ " + name + " is " + typeName(type) +
-                                 ": shared arrays here are float arrays of one or two dimensions whose sizes are "
-                                 "known at compile time (#define them), or extern __shared__ float " + name + "[]");
+                                 ": shared arrays here are float arrays of one, two or three dimensions whose sizes "
+                                 "are known at compile time (#define them), or extern __shared__ float " + name +
+                                 "[]");
             }
             unsigned begin = beginOf(c);
             const unsigned end = endOf(c);
@@ -2412,9 +2444,24 @@ private:
             if (clang_getCursorKind(arg) == CXCursor_CallExpr &&
                 launchConfiguration(str(clang_getCursorSpelling(arg))))
                 continue;
+            // Seen through its casts and parentheses: `(float*)N`, `static_cast<const float*>(N)` and
+            // `const_cast<float*>(P)` pass N and P on as well.
+            CXCursor passed = arg;
+            for (;;) {
+                const CXCursorKind k = clang_getCursorKind(passed);
+                if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
+                    k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXConstCastExpr &&
+                    k != CXCursor_CXXFunctionalCastExpr)
+                    break;
+                CXCursor operand = clang_getNullCursor();
+                for (CXCursor child : children(passed))
+                    if (clang_isExpression(clang_getCursorKind(child))) operand = child;
+                if (clang_Cursor_isNull(operand)) break;
+                passed = operand;
+            }
             std::uint8_t array = kArrayNone;
-            if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr) {
-                const std::string name = str(clang_getCursorSpelling(arg));
+            if (clang_getCursorKind(passed) == CXCursor_DeclRefExpr) {
+                const std::string name = str(clang_getCursorSpelling(passed));
                 for (std::size_t p = 0; p < m_launchParams.size() && p < 3; ++p)
                     if (m_launchParams[p] == name)
                         array = p == 0 ? kArrayInput : p == 1 ? kArrayMask : kArrayOutput;
@@ -2427,8 +2474,9 @@ private:
 
 public:
     // The launch edits need each kernel's static shared size, known only once
-    // every kernel has been read.
+    // every kernel has been read. The first launch names the kernel the run follows.
     void finishLaunches(Translation& out) {
+        if (!m_launches.empty()) out.launched = m_launches.front().kernel;
         for (const Launch& l : m_launches) {
             KernelDeclaration* k = nullptr;
             for (KernelDeclaration& d : out.kernels)
@@ -2468,7 +2516,7 @@ private:
         bool later;  // a declarator after the first: its span starts at the comma
     };
     std::vector<SharedEdit> m_sharedEdits;
-    std::set<std::string> m_arrays, m_arrayParams, m_shared2D, m_constantNames, m_kernels;
+    std::set<std::string> m_arrays, m_arrayParams, m_shared2D, m_shared3D, m_constantNames, m_kernels;
     std::set<unsigned> m_subscripted;  // offsets of array names used as a[...]
     std::set<unsigned> m_sharedDeclarations;  // where each __shared__ array's name is declared
     std::set<std::string> m_declaredKernels;  // kernels declared ahead of their definition

@@ -29,6 +29,7 @@ struct SharedDeclaration {
     int offset = 0;          // in floats, from the start of the block's shared memory
     bool dynamic = false;    // extern __shared__ float x[]: sized by the launch
     unsigned line = 0;
+    int planes = 1;  // a 3D array's first size (float s[planes][rows][cols])
 };
 
 struct ConstantDeclaration {
@@ -59,6 +60,9 @@ struct Translation {
     std::string text;  // its exact bytes
     int dims = 2;      // from launch()'s signature
     std::vector<KernelDeclaration> kernels;
+    // The kernel launch()'s first launch names (another may be declared
+    // before it): the one the run follows, its report and its views.
+    std::string launched;
     std::vector<ConstantDeclaration> constants;
     std::vector<unsigned> barrierLines;  // lines that hold a __syncthreads()
     // The generated sources. cpuSource is a complete C++ file for the CPU

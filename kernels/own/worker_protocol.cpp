@@ -458,7 +458,8 @@ json toJson(const Translation& t) {
                               {"cols", d.cols},
                               {"offset", d.offset},
                               {"dynamic", d.dynamic},
-                              {"line", d.line}});
+                              {"line", d.line},
+                              {"planes", d.planes}});
         kernels.push_back({{"name", k.name},
                            {"array_of", k.arrayOf},
                            {"line", k.line},
@@ -473,6 +474,7 @@ json toJson(const Translation& t) {
                 {"text", t.text},
                 {"dims", t.dims},
                 {"kernels", kernels},
+                {"launched", t.launched},
                 {"constants", constants},
                 {"barrier_lines", t.barrierLines},
                 {"cpu_source", t.cpuSource},
@@ -492,12 +494,18 @@ Translation translationFrom(const json& j) {
         d.line = k.at("line");
         for (const json& p : k.at("parameters"))
             d.parameters.push_back({p.at("name"), p.at("array"), p.at("writable")});
-        for (const json& s : k.at("shared"))
+        for (const json& s : k.at("shared")) {
             d.shared.push_back(
                 {s.at("name"), s.at("rows"), s.at("cols"), s.at("offset"), s.at("dynamic"), s.at("line")});
+            d.shared.back().planes = s.value("planes", 1);
+            // At most 48 KB of floats in all; a plane count past it is no array a file declared.
+            if (d.shared.back().planes < 1 || d.shared.back().planes > 12288)
+                throw std::out_of_range("a shared array of " + std::to_string(d.shared.back().planes) + " planes");
+        }
         d.staticSharedFloats = k.at("static_shared_floats");
         t.kernels.push_back(std::move(d));
     }
+    t.launched = j.at("launched");
     for (const json& c : j.at("constants"))
         t.constants.push_back({c.at("name"), c.at("rows"), c.at("cols"), c.at("line")});
     t.barrierLines = j.at("barrier_lines").get<std::vector<unsigned>>();

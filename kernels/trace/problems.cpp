@@ -76,6 +76,11 @@ std::string elementName(const Trace& trace, std::uint8_t array, int index) {
     const ArrayInfo& a = trace.arrays[array];
     const bool rows =
         (array == kArrayShared || (array == kArrayMask && a.space == Space::Constant)) && trace.dims() == 2;
+    if (rows && index >= 0 && index < a.size && a.planeRows > 0 && a.pitch > 0) {
+        const int plane = a.planeRows * a.pitch;
+        return a.name + "[" + std::to_string(index / plane) + "][" + std::to_string(index % plane / a.pitch) + "][" +
+               std::to_string(index % a.pitch) + "]";
+    }
     if (rows && index >= 0 && index < a.size) {
         const int pitch = std::max(1, a.pitch);
         return a.name + "[" + std::to_string(index / pitch) + "][" + std::to_string(index % pitch) + "]";
@@ -294,10 +299,12 @@ private:
             p.kind = ProblemKind::BarrierMismatch;
             p.first = access(b, passed[reacher][k]);
             if (skippers > 0) {
-                // The skipper's last event: where it went instead (or its first, if it did nothing).
+                // A thread's events end where it returns: the skipper's last
+                // one is the last thing it did (none, if it did nothing).
                 const std::uint32_t end = steps.threadBegin[skipper + 1];
                 if (end > steps.threadBegin[skipper]) p.second = access(b, end - 1);
                 p.threads = skippers;
+                p.returned = true;
             } else {
                 p.second = access(b, passed[other][k]);
             }
@@ -502,11 +509,13 @@ std::string describeProblem(const Trace& trace, const ProblemReport& p) {
         break;
     }
     case ProblemKind::BarrierMismatch:
-        if (p.threads > 0 && p.second.valid() && p.second.op != Op::Barrier) {
-            s += std::to_string(p.threads) + (p.threads == 1 ? " thread skips" : " threads skip") +
-                 " the __syncthreads() at line " + std::to_string(p.first.line) +
-                 " that " + who(p.first) + " reaches " + where(p.first) + "; " + who(p.second) +
-                 " ends at line " + std::to_string(p.second.line);
+        if (p.returned) {
+            s += std::to_string(p.threads) + (p.threads == 1 ? " thread returns" : " threads return") +
+                 " without reaching the __syncthreads() at line " + std::to_string(p.first.line) + " that " +
+                 who(p.first) + " reaches " + where(p.first) + "; " +
+                 (p.second.valid() ? who(p.second) + " returned after line " + std::to_string(p.second.line)
+                                   : std::string(p.threads == 1 ? "it returned" : "they returned") +
+                                         " before its first load or store");
         } else if (p.second.valid()) {
             s += who(p.first) + " waits at the __syncthreads() on line " + std::to_string(p.first.line) + " while " +
                  who(p.second) + " waits at the one on line " + std::to_string(p.second.line);
@@ -576,10 +585,15 @@ std::string problemLine(const Trace& t, const ProblemReport& p) {
                std::to_string(a.line) + ", step " + std::to_string(a.step);
     case ProblemKind::BarrierMismatch:
         s += "block " + block(a) + ", thread " + thread(a) + " at the barrier of line " + std::to_string(a.line);
-        if (b.valid())
-            s += b.op == Op::Barrier ? ", thread " + thread(b) + " at the barrier of line " + std::to_string(b.line)
-                                     : ", " + std::to_string(p.threads) + " threads never reach it (thread " +
-                                           thread(b) + " ends at line " + std::to_string(b.line) + ")";
+        if (p.returned)
+            s += ", " + std::to_string(p.threads) + (p.threads == 1 ? " thread never reaches" : " threads never reach") +
+                 " it (" +
+                 (b.valid() ? "thread " + thread(b) + " returned after line " + std::to_string(b.line)
+                            : std::string(p.threads == 1 ? "it returned" : "they returned") +
+                                  " before its first load or store") +
+                 ")";
+        else if (b.valid())
+            s += ", thread " + thread(b) + " at the barrier of line " + std::to_string(b.line);
         return s + ", step " + std::to_string(a.step);
     case ProblemKind::SharedRace:
     case ProblemKind::GlobalRace:

@@ -28,6 +28,9 @@ struct ArrayInfo {
     int channels = 1;
     int pitch = 0;     // row stride in elements
     int size = 0;      // elements in all
+    // A 3D shared array (`float s[C][T][T]`): the rows of one plane, so that
+    // an element is named s[plane][row][col]; 0 for any other array.
+    int planeRows = 0;
 
     // Where element `index` sits: column, row and channel (pixels are
     // interleaved channel by channel inside a row of `pitch` elements).

@@ -150,6 +150,7 @@ Json launchJson(const Trace& t) {
                           {"channels", a.channels},
                           {"pitch", a.pitch},
                           {"size", a.size}});
+        if (a.planeRows > 0) arrays.back()["plane_rows"] = a.planeRows;
     }
     j["arrays"] = arrays;
     // What the GPU did (instrumented runs only; empty for the CPU executor).
@@ -215,6 +216,7 @@ Status launchFromJson(const Json& j, Trace& t, const KernelInfo* entry) {
             info.channels = a.at("channels").get<int>();
             info.pitch = a.at("pitch").get<int>();
             info.size = a.at("size").get<int>();
+            info.planeRows = a.contains("plane_rows") ? a.at("plane_rows").get<int>() : 0;
         }
         if (j.contains("hardware")) {
             for (const Json& h : j.at("hardware")) {
@@ -704,6 +706,10 @@ Status validateTrace(const Trace& t) {
     if (t.arrays[kArrayShared].size != (k->usesShared ? sharedFloats : 0) || t.arrays[kArrayMask].size < 0 ||
         t.arrays[kArrayMask].size > kMaxWhatIfThreads)
         return badInput("the trace's shared or mask array does not match the launch");
+    for (const ArrayInfo& a : t.arrays)
+        if (a.planeRows < 0 || (a.planeRows > 0 && (a.space != Space::Shared || a.planeRows > a.height)))
+            return badInput("the trace's array " + a.name + " has planes of " + std::to_string(a.planeRows) +
+                            " rows, which it cannot hold");
     long long previous = -1;
     for (const BlockEvents& b : t.blocks) {
         const std::string where = "block " + coordsText(b.block);
