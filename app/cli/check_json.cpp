@@ -83,8 +83,10 @@ Json checkJson(const Loaded& loaded, const RunResult& result) {
                   {"text", describeProblem(t, p)}};
         if (p.kind == ProblemKind::WrongResult)
             item["output"] = {{"x", p.x}, {"y", p.y}, {"channel", p.channel}, {"got", p.got}, {"expected", p.expected}};
-        if (p.kind == ProblemKind::BarrierMismatch)
+        if (p.kind == ProblemKind::BarrierMismatch) {
             item["threads"] = p.threads;
+            item["returned"] = p.returned;  // they returned before the barrier, rather than wait at another
+        }
         if (p.subscripts.rows > 0) {
             item["element"] = subscriptedName(t.arrays[p.array].name, p.subscripts);
             item["subscripts"] = {{"row", p.subscripts.row},

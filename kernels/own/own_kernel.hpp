@@ -84,7 +84,7 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
                                                            const CompileOptions& options = {},
                                                            Diagnostic* diagnostic = nullptr);
 
-// The catalogue entry a translated file's kernel gets: its name, dimension,
+// The catalogue entry of the kernel a translated file launches: its name, dimension,
 // where it reads the mask, and the names of its arrays.
 OwnEntryDescription describeKernel(const Translation& translation, const std::string& path, const std::string& text);
 

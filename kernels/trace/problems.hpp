@@ -89,6 +89,10 @@ struct ProblemReport {
     // `first` reaches the barrier, `second` is a thread that does not.
     ProblemAccess first, second;
     std::uint32_t threads = 1;  // barrier mismatches: how many threads skip it
+    // Barrier mismatches: the threads that skip it have returned, their
+    // events ended before it (`second`, if valid, is the last event of the
+    // first of them); false when `second` waits at another barrier.
+    bool returned = false;
     // Wrong results: where, what the kernel gave, what it should have.
     int x = 0, y = 0, channel = 0;
     float got = 0.0f;
