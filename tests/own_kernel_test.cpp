@@ -5,6 +5,7 @@
 // event for event. (The broken files are tested through the binary, by
 // tests/own/run_broken.py.)
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -96,6 +97,85 @@ TEST(OwnTranslate, RefusesWithTheLineAndTheReason) {
     ASSERT_FALSE(t);
     EXPECT_EQ(d.line, 3u);
     EXPECT_NE(t.error().message.find("atomic.cu:3"), std::string::npos) << t.error().message;
+}
+
+// A 1D file whose kernels are `kernels` and whose launch() holds `host`, translated and described as
+// the app and the report name it.
+own::OwnEntryDescription describedFile(const std::string& kernels, const std::string& host) {
+    const std::string text =
+        kernels + "void launch(const float* N, const float* M, float* P, int r, int width) {\n" + host + "}\n";
+    // Its own folder: the tests of this file run side by side, each in a process of its own.
+    const std::string scratch = std::filesystem::temp_directory_path() /
+                                ("tilescope-translate-describe-" + std::to_string(::getpid()));
+    auto t = own::translate("student.cu", text, scratch);
+    std::filesystem::remove_all(scratch);
+    if (!t) {
+        ADD_FAILURE() << t.error().message << "\n" << text;
+        return {};
+    }
+    return own::describeKernel(*t, "student.cu", text);
+}
+
+// A kernel with arrays and a shared array of its own names, and another whose names are all different.
+const std::string kSmooth =
+    "__global__ void smooth(const float* in, const float* w, float* out, int r, int n) {\n"
+    "    __shared__ float tile[128];\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    tile[threadIdx.x] = i < n ? in[i] : 0.0f;\n"
+    "    __syncthreads();\n"
+    "    if (i < n) out[i] = w[r] * tile[threadIdx.x];\n"
+    "}\n";
+const std::string kClear =
+    "__global__ void clear(float* buf, int n) {\n"
+    "    __shared__ float scratch[32];\n"
+    "    scratch[threadIdx.x] = 0.0f;\n"
+    "    if (threadIdx.x < n) buf[threadIdx.x] = scratch[threadIdx.x];\n"
+    "}\n";
+
+void expectSmooth(const own::OwnEntryDescription& d) {
+    EXPECT_EQ(d.name, "smooth");
+    EXPECT_EQ(d.arrayNames[kArrayInput], "in");
+    EXPECT_EQ(d.arrayNames[kArrayMask], "w");
+    EXPECT_EQ(d.arrayNames[kArrayOutput], "out");
+    EXPECT_EQ(d.arrayNames[kArrayShared], "tile");
+    EXPECT_TRUE(d.usesShared);
+}
+
+// The report, the trace and the views name the kernel launch() launches,
+// with its own arrays and shared arrays, wherever the file declares it.
+TEST(OwnTranslate, TheKernelDescribedIsTheOneLaunchLaunches) {
+    expectSmooth(describedFile(kClear + kSmooth, "    smooth<<<(width + 127) / 128, 128>>>(N, M, P, r, width);\n"));
+    // Of two launches, the first: the one the run follows.
+    expectSmooth(describedFile(kClear + kSmooth,
+                               "    smooth<<<(width + 127) / 128, 128>>>(N, M, P, r, width);\n"
+                               "    clear<<<1, 32>>>(P, width);\n"));
+    const own::OwnEntryDescription first =
+        describedFile(kSmooth + kClear,
+                      "    clear<<<1, 32>>>(P, width);\n"
+                      "    smooth<<<(width + 127) / 128, 128>>>(N, M, P, r, width);\n");
+    EXPECT_EQ(first.name, "clear");
+    EXPECT_EQ(first.arrayNames[kArrayOutput], "buf");
+    EXPECT_EQ(first.arrayNames[kArrayShared], "scratch");
+}
+
+// An array passed through a cast (most of the book's kernels take float*,
+// and launch() has const float* N) is still named by the kernel's parameter.
+TEST(OwnTranslate, ArraysPassedThroughACastAreNamedByTheKernelsParameters) {
+    for (const char* call : {"smooth<<<(width + 127) / 128, 128>>>((const float*)N, (const float*)(M), (float*)P, r, "
+                             "width);",
+                             "smooth<<<(width + 127) / 128, 128>>>(static_cast<const float*>(N), (M), "
+                             "const_cast<float*>(P), r, width);",
+                             "smooth<<<(width + 127) / 128, 128>>>(((const float*)(N)), static_cast<const float*>(M), "
+                             "P, r, width);"}) {
+        SCOPED_TRACE(call);
+        expectSmooth(describedFile(kSmooth, std::string("    ") + call + "\n"));
+    }
+    // A kernel taking float* for its input: `(float*)N` is the usual way to pass it.
+    const own::OwnEntryDescription d =
+        describedFile("__global__ void k(float* A, float* B, int n) { int i = threadIdx.x; if (i < n) B[i] = A[i]; }\n",
+                      "    k<<<1, 32>>>((float*)N, const_cast<float*>(P), width);\n");
+    EXPECT_EQ(d.arrayNames[kArrayInput], "A");
+    EXPECT_EQ(d.arrayNames[kArrayOutput], "B");
 }
 
 struct RunCase {

@@ -597,6 +597,8 @@ TEST_P(Walls, TheTranslatorRunsInTheSandbox) {
     ASSERT_EQ(sandboxed->kernels.size(), local->kernels.size());
     EXPECT_EQ(sandboxed->kernels[0].name, local->kernels[0].name);
     EXPECT_EQ(sandboxed->kernels[0].arrayOf, local->kernels[0].arrayOf);
+    EXPECT_EQ(local->launched, local->kernels[0].name);  // the file's one kernel
+    EXPECT_EQ(sandboxed->launched, local->launched);
 }
 
 // Every hostile kernel file of tests/own/broken/ is refused in the sandbox

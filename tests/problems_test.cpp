@@ -241,6 +241,7 @@ TEST(Problems, ThreadsThatSkipABarrierOthersReachAreCounted) {
     EXPECT_EQ(mismatch[0].first.line, 30u);
     EXPECT_EQ(mismatch[0].second.thread, 2u);
     EXPECT_EQ(mismatch[0].second.line, 25u);
+    EXPECT_TRUE(mismatch[0].returned);
 }
 
 TEST(Problems, ThreadsWaitingAtDifferentBarriersAreNamed) {
@@ -255,6 +256,57 @@ TEST(Problems, ThreadsWaitingAtDifferentBarriersAreNamed) {
     EXPECT_EQ(s.items[0].second.thread, 2u);
     EXPECT_EQ(s.items[0].second.line, 40u);
     EXPECT_EQ(s.items[0].second.op, Op::Barrier);
+    EXPECT_FALSE(s.items[0].returned);
+    EXPECT_NE(problemLine(t, s.items[0]).find("thread (2) at the barrier of line 40"), std::string::npos)
+        << problemLine(t, s.items[0]);
+}
+
+// Threads that passed the first barrier and returned before the second (the
+// second inside an if they fail) wait at no barrier: they are said to have
+// returned, after the last line they ran, never to wait at the barrier they
+// passed.
+TEST(Problems, ThreadsThatReturnedBeforeABarrierAreSaidToHaveReturned) {
+    Trace t = handTrace();
+    thread(t, 0, 0, {barrier(20), load(kArrayInput, 0, 30), barrier(40)});
+    thread(t, 0, 1, {barrier(20), load(kArrayInput, 1, 30), barrier(40)});
+    thread(t, 0, 2, {barrier(20)});
+    thread(t, 0, 3, {barrier(20)});
+    const ProblemSet s = detectProblems(t);
+    const auto mismatch = ofKind(s, ProblemKind::BarrierMismatch);
+    ASSERT_EQ(mismatch.size(), 1u) << s.summary();
+    const ProblemReport& p = mismatch[0];
+    EXPECT_TRUE(p.returned);
+    EXPECT_EQ(p.threads, 2u);
+    EXPECT_EQ(p.first.line, 40u);
+    EXPECT_EQ(p.second.thread, 2u);
+    EXPECT_EQ(p.second.line, 20u);
+    const std::string line = problemLine(t, p);
+    EXPECT_NE(line.find("thread (0) at the barrier of line 40, 2 threads never reach it (thread (2) returned after "
+                        "line 20)"),
+              std::string::npos)
+        << line;
+    EXPECT_EQ(line.find("barrier of line 20"), std::string::npos) << line;
+    const std::string text = describeProblem(t, p);
+    EXPECT_NE(text.find("2 threads return without reaching the __syncthreads() at line 40"), std::string::npos) << text;
+    EXPECT_NE(text.find("thread (2) of block (0) returned after line 20"), std::string::npos) << text;
+    EXPECT_EQ(text.find("waits at the one on line 20"), std::string::npos) << text;
+}
+
+// A thread that returns before it does anything the trace records has no
+// event to name: it is still said to have returned.
+TEST(Problems, AThreadThatReturnedBeforeAnyAccessIsSaidToHaveReturned) {
+    Trace t = handTrace();
+    thread(t, 0, 0, {barrier(20)});
+    thread(t, 0, 1, {barrier(20)});
+    thread(t, 0, 2, {barrier(20)});
+    const ProblemSet s = detectProblems(t);  // thread 3 has no event at all
+    const auto mismatch = ofKind(s, ProblemKind::BarrierMismatch);
+    ASSERT_EQ(mismatch.size(), 1u) << s.summary();
+    EXPECT_TRUE(mismatch[0].returned);
+    EXPECT_EQ(mismatch[0].threads, 1u);
+    EXPECT_FALSE(mismatch[0].second.valid());
+    const std::string line = problemLine(t, mismatch[0]);
+    EXPECT_NE(line.find("1 thread never reaches it (it returned before any load or store)"), std::string::npos) << line;
 }
 
 TEST(Problems, GlobalMemoryStoresOfTwoThreadsAndReadsTheyRaceWith) {

@@ -513,9 +513,9 @@ std::string describeProblem(const Trace& trace, const ProblemReport& p) {
             s += std::to_string(p.threads) + (p.threads == 1 ? " thread returns" : " threads return") +
                  " without reaching the __syncthreads() at line " + std::to_string(p.first.line) + " that " +
                  who(p.first) + " reaches " + where(p.first) + "; " +
-                 (p.second.valid() ? who(p.second) + " returned after line " + std::to_string(p.second.line)
-                                   : std::string(p.threads == 1 ? "it returned" : "they returned") +
-                                         " before its first load or store");
+                 (p.second.valid()
+                      ? who(p.second) + " returned after line " + std::to_string(p.second.line)
+                      : std::string(p.threads == 1 ? "it" : "one of them") + " returned before any load or store");
         } else if (p.second.valid()) {
             s += who(p.first) + " waits at the __syncthreads() on line " + std::to_string(p.first.line) + " while " +
                  who(p.second) + " waits at the one on line " + std::to_string(p.second.line);
@@ -585,15 +585,15 @@ std::string problemLine(const Trace& t, const ProblemReport& p) {
                std::to_string(a.line) + ", step " + std::to_string(a.step);
     case ProblemKind::BarrierMismatch:
         s += "block " + block(a) + ", thread " + thread(a) + " at the barrier of line " + std::to_string(a.line);
-        if (p.returned)
-            s += ", " + std::to_string(p.threads) + (p.threads == 1 ? " thread never reaches" : " threads never reach") +
-                 " it (" +
-                 (b.valid() ? "thread " + thread(b) + " returned after line " + std::to_string(b.line)
-                            : std::string(p.threads == 1 ? "it returned" : "they returned") +
-                                  " before its first load or store") +
-                 ")";
-        else if (b.valid())
+        if (p.returned) {
+            const std::string returned =
+                b.valid() ? "thread " + thread(b) + " returned after line " + std::to_string(b.line)
+                          : std::string(p.threads == 1 ? "it" : "one of them") + " returned before any load or store";
+            s += ", " + std::to_string(p.threads) +
+                 (p.threads == 1 ? " thread never reaches" : " threads never reach") + " it (" + returned + ")";
+        } else if (b.valid()) {
             s += ", thread " + thread(b) + " at the barrier of line " + std::to_string(b.line);
+        }
         return s + ", step " + std::to_string(a.step);
     case ProblemKind::SharedRace:
     case ProblemKind::GlobalRace:
