@@ -13,11 +13,11 @@ using Restrict = traced::InputArray<Recorder>;
 template <class T>
 using ConstantArray = traced::ConstantArray<T, Recorder>;
 template <class T>
-using SharedArray = traced::SharedArray<Recorder>;
+using SharedArray = traced::SharedArray<Recorder, T>;
 template <class T>
-using SharedArray2D = traced::SharedArray2D<Recorder>;
+using SharedArray2D = traced::SharedArray2D<Recorder, T>;
 template <class T>
-using SharedArray3D = traced::SharedArray3D<Recorder>;
+using SharedArray3D = traced::SharedArray3D<Recorder, T>;
 using Accumulator = traced::Accumulator<Recorder>;
 using traced::Float4;  // load4 and store4 are found through their array argument
 // copyAsync and copyAsync4 likewise; these two take no array.

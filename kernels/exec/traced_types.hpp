@@ -257,6 +257,89 @@ public:
 #undef TS_ELEMENT_OPERATOR
 };
 
+// An element of an integer array in shared memory (`__shared__ int
+// flags[N]`): a load gives the integer, a store converts to it as C++ does
+// (`flags[t] = 2.7f` stores 2). The trace records its value as a float
+// (exact below 2^24). The translation of a student's file reads every such
+// element as `static_cast<int>(flags[t])`, so only assignments reach here.
+template <class E, class R>
+class IntElementRef {
+public:
+    E* element;
+    int index;
+    unsigned line;
+    std::uint8_t id;
+    bool outside = false;
+
+    TS_FN operator E() const { return load(); }
+    TS_FN E load() const {
+        if (outside) {
+            R::record(Op::LoadOutside, id, index, 0.0f, line);
+            return E(0);
+        }
+        const E v = *element;
+        R::record(Op::Load, id, index, static_cast<float>(v), line);
+        return v;
+    }
+    template <class T, IfNumber<T> = 0>
+    TS_FN IntElementRef& operator=(T value) {
+        const E v = static_cast<E>(value);
+        if (outside) {
+            R::record(Op::StoreOutside, id, index, static_cast<float>(v), line);
+            return *this;
+        }
+        *element = v;
+        R::record(Op::Store, id, index, static_cast<float>(v), line);
+        return *this;
+    }
+    TS_FN IntElementRef& operator=(const IntElementRef& other) { return *this = other.load(); }
+#define TS_INT_COMPOUND(op)                                              \
+    template <class T, IfNumber<T> = 0>                                  \
+    TS_FN IntElementRef& operator op##=(T v) { return *this = load() op v; }
+    TS_INT_COMPOUND(+)
+    TS_INT_COMPOUND(-)
+    TS_INT_COMPOUND(*)
+    TS_INT_COMPOUND(/)
+    TS_INT_COMPOUND(%)
+    TS_INT_COMPOUND(&)
+    TS_INT_COMPOUND(|)
+    TS_INT_COMPOUND(^)
+    TS_INT_COMPOUND(<<)
+    TS_INT_COMPOUND(>>)
+#undef TS_INT_COMPOUND
+    TS_FN IntElementRef& operator++() { return *this = load() + 1; }
+    TS_FN IntElementRef& operator--() { return *this = load() - 1; }
+    TS_FN E operator++(int) {
+        const E v = load();
+        *this = v + 1;
+        return v;
+    }
+    TS_FN E operator--(int) {
+        const E v = load();
+        *this = v - 1;
+        return v;
+    }
+};
+
+// The reference to an element of a shared array of E: ElementRef for float,
+// IntElementRef for int and unsigned.
+template <class E, class R>
+struct ElementOf {
+    using type = IntElementRef<E, R>;
+    TS_FN static type at(E* element, int index, unsigned line, std::uint8_t id) { return type{element, index, line, id}; }
+    TS_FN static type outside(int index, unsigned line, std::uint8_t id) { return type{nullptr, index, line, id, true}; }
+};
+template <class R>
+struct ElementOf<float, R> {
+    using type = ElementRef<R>;
+    TS_FN static type at(float* element, int index, unsigned line, std::uint8_t id) {
+        return type{element, index, line, id};
+    }
+    TS_FN static type outside(int index, unsigned line, std::uint8_t id) {
+        return type{&R::scratch(), index, line, id, true};
+    }
+};
+
 // A writable array in global memory (P).
 template <class R>
 class OutputArray {
@@ -299,27 +382,32 @@ struct SharedSlice {
     int base;  // elements before this array in the block's shared memory
 };
 
-template <class R>
+// E: the element type, float (the book's) or, in a student's file, int or
+// unsigned (4 bytes each: one slot of the block's shared memory).
+template <class R, class E = float>
 class SharedArray {
 public:
+    using Element = typename ElementOf<E, R>::type;
     TS_FN explicit SharedArray(Index count)
-        : m_size(atMostInt(count.value)), m_data(R::sharedMemory(atMostInt(count.value), count.line)) {}
-    TS_FN SharedArray(SharedSlice slice, int count) : m_size(count), m_base(slice.base), m_data(slice.data) {}
-    TS_FN ElementRef<R> operator[](Index i) const {
+        : m_size(atMostInt(count.value)),
+          m_data(reinterpret_cast<E*>(R::sharedMemory(atMostInt(count.value), count.line))) {}
+    TS_FN SharedArray(SharedSlice slice, int count)
+        : m_size(count), m_base(slice.base), m_data(reinterpret_cast<E*>(slice.data)) {}
+    TS_FN Element operator[](Index i) const {
         if (i.value < 0 || i.value >= m_size) {
             R::fault(kArrayShared, recordedIndex(m_base + i.value), m_base + m_size, i.line);
-            return ElementRef<R>{&R::scratch(), recordedIndex(m_base + i.value), i.line, kArrayShared, true};
+            return ElementOf<E, R>::outside(recordedIndex(m_base + i.value), i.line, kArrayShared);
         }
-        return ElementRef<R>{m_data + i.value, m_base + static_cast<int>(i.value), i.line, kArrayShared};
+        return ElementOf<E, R>::at(m_data + i.value, m_base + static_cast<int>(i.value), i.line, kArrayShared);
     }
 
 private:
     int m_size;
     int m_base = 0;
-    float* m_data;
+    E* m_data;
 };
 
-template <class R>
+template <class R, class E = float>
 class SharedArray2D {
 public:
     class Row {
@@ -330,7 +418,7 @@ public:
         // subscripts as written (event.hpp's subscriptIndex): its flattened
         // index may well lie inside. Both subscripts are taken at their full
         // value, as Index says.
-        TS_FN ElementRef<R> operator[](Index column) const {
+        TS_FN typename ElementOf<E, R>::type operator[](Index column) const {
             const SharedArray2D& a = *m_array;
             const long long col = column.value;
             if (m_row < 0 || m_row >= a.m_rows || col < 0 || col >= a.m_cols) {
@@ -339,10 +427,10 @@ public:
                 R::fault(kArrayShared, index, a.m_base + a.m_rows * a.m_cols, m_line,
                          Subscript2D{row32, col32, a.m_rows, a.m_cols});
                 const int written = subscriptsFit(row32, col32) ? subscriptIndex(row32, col32) : index;
-                return ElementRef<R>{&R::scratch(), written, m_line, kArrayShared, true};
+                return ElementOf<E, R>::outside(written, m_line, kArrayShared);
             }
             const int index = a.m_base + static_cast<int>(m_row) * a.m_cols + static_cast<int>(col);
-            return ElementRef<R>{a.m_data + (index - a.m_base), index, m_line, kArrayShared};
+            return ElementOf<E, R>::at(a.m_data + (index - a.m_base), index, m_line, kArrayShared);
         }
 
     private:
@@ -352,16 +440,17 @@ public:
     };
 
     TS_FN SharedArray2D(Index rows, int cols)
-        : m_rows(atMostInt(rows.value)), m_cols(cols), m_data(R::sharedMemory(m_rows * cols, rows.line)) {}
+        : m_rows(atMostInt(rows.value)), m_cols(cols),
+          m_data(reinterpret_cast<E*>(R::sharedMemory(m_rows * cols, rows.line))) {}
     TS_FN SharedArray2D(SharedSlice slice, int rows, int cols)
-        : m_rows(rows), m_cols(cols), m_base(slice.base), m_data(slice.data) {}
+        : m_rows(rows), m_cols(cols), m_base(slice.base), m_data(reinterpret_cast<E*>(slice.data)) {}
     TS_FN Row operator[](Index row) const { return Row(this, row.value, row.line); }
 
 private:
     int m_rows;
     int m_cols;
     int m_base = 0;
-    float* m_data;
+    E* m_data;
 };
 
 // A three-dimensional array in shared memory (`__shared__ float
@@ -369,14 +458,14 @@ private:
 // SharedArray2D's rows and columns, one after another in the block's shared
 // memory. An access outside it is noted with its flattened index (which may
 // lie inside another plane: the fault says it is outside all the same).
-template <class R>
+template <class R, class E = float>
 class SharedArray3D {
 public:
     class Row {
     public:
         TS_FN Row(const SharedArray3D* a, long long plane, long long row, unsigned line)
             : m_array(a), m_plane(plane), m_row(row), m_line(line) {}
-        TS_FN ElementRef<R> operator[](Index column) const {
+        TS_FN typename ElementOf<E, R>::type operator[](Index column) const {
             const SharedArray3D& a = *m_array;
             const long long col = column.value;
             // Each subscript held within 32 bits first: the flattened index cannot overflow.
@@ -386,10 +475,10 @@ public:
                 col >= a.m_cols) {
                 const int index = recordedIndex(a.m_base + flat);
                 R::fault(kArrayShared, index, a.m_base + a.m_planes * a.m_rows * a.m_cols, m_line);
-                return ElementRef<R>{&R::scratch(), index, m_line, kArrayShared, true};
+                return ElementOf<E, R>::outside(index, m_line, kArrayShared);
             }
             const int index = a.m_base + static_cast<int>(flat);
-            return ElementRef<R>{a.m_data + (index - a.m_base), index, m_line, kArrayShared};
+            return ElementOf<E, R>::at(a.m_data + (index - a.m_base), index, m_line, kArrayShared);
         }
 
     private:
@@ -411,7 +500,8 @@ public:
     };
 
     TS_FN SharedArray3D(SharedSlice slice, int planes, int rows, int cols)
-        : m_planes(planes), m_rows(rows), m_cols(cols), m_base(slice.base), m_data(slice.data) {}
+        : m_planes(planes), m_rows(rows), m_cols(cols), m_base(slice.base),
+          m_data(reinterpret_cast<E*>(slice.data)) {}
     TS_FN Plane operator[](Index plane) const { return Plane(this, plane.value, plane.line); }
 
 private:
@@ -419,7 +509,7 @@ private:
     int m_rows;
     int m_cols;
     int m_base = 0;
-    float* m_data;
+    E* m_data;
 };
 
 // The mask in constant memory. `ConstantArray<float[15][15]> F_c` holds the

@@ -588,7 +588,7 @@ private:
     // `limitBytes` (what the memory it lives in holds) is refused here, before
     // its size could overflow an int.
     std::optional<std::pair<int, int>> floatArray(CXType t, unsigned line, const std::string& what,
-                                                  long long limitBytes) const {
+                                                  long long limitBytes, bool integers = false) const {
         t = clang_getCanonicalType(t);
         if (t.kind != CXType_ConstantArray) return std::nullopt;
         const long long outer = clang_getArraySize(t);
@@ -598,7 +598,7 @@ private:
             inner = clang_getArraySize(e);
             e = clang_getCanonicalType(clang_getArrayElementType(e));
         }
-        if (e.kind != CXType_Float || outer < 0 || inner < 0) return std::nullopt;
+        if (!elementKind(e.kind, integers) || outer < 0 || inner < 0) return std::nullopt;
         const bool huge = outer > limitBytes || inner > limitBytes;  // the product could overflow
         const long long bytes = huge ? limitBytes + 1 : outer * inner * 4;
         if (bytes > limitBytes)
@@ -610,7 +610,8 @@ private:
         return std::make_pair(static_cast<int>(outer), static_cast<int>(inner));
     }
     // float[A][B][C] (a tile per channel, in shared memory): the three sizes, or nothing.
-    std::optional<std::array<int, 3>> floatArray3D(CXType t, unsigned line, const std::string& what) const {
+    std::optional<std::array<int, 3>> floatArray3D(CXType t, unsigned line, const std::string& what,
+                                                   bool integers = false) const {
         long long sizes[3] = {0, 0, 0};
         t = clang_getCanonicalType(t);
         for (long long& size : sizes) {
@@ -619,7 +620,7 @@ private:
             if (size < 0) return std::nullopt;
             t = clang_getCanonicalType(clang_getArrayElementType(t));
         }
-        if (t.kind != CXType_Float) return std::nullopt;
+        if (!elementKind(t.kind, integers)) return std::nullopt;
         long long bytes = 4;
         for (const long long size : sizes) bytes = size > kSharedLimit ? kSharedLimit + 1 : bytes * size;
         if (bytes > kSharedLimit)
@@ -627,6 +628,18 @@ private:
                                                                      : std::to_string(bytes)) +
                              " bytes: a block may have 48 KB (49152 bytes) of shared memory");
         return std::array<int, 3>{static_cast<int>(sizes[0]), static_cast<int>(sizes[1]), static_cast<int>(sizes[2])};
+    }
+    // float, or with `integers` int and unsigned too (a __shared__ array's
+    // elements: each 4 bytes, one slot of the block's shared memory).
+    static bool elementKind(CXTypeKind k, bool integers) {
+        return k == CXType_Float || (integers && (k == CXType_Int || k == CXType_UInt));
+    }
+    // The element type of a __shared__ array, as the kernel language spells it.
+    static std::string elementSpelling(CXType t) {
+        t = clang_getCanonicalType(t);
+        while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+            t = clang_getCanonicalType(clang_getArrayElementType(t));
+        return t.kind == CXType_Int ? "int" : t.kind == CXType_UInt ? "unsigned int" : "float";
     }
     static constexpr long long kSharedLimit = 48 * 1024;
     static constexpr long long kConstantLimit = 64 * 1024;
@@ -1196,14 +1209,14 @@ private:
             if (d.dynamic)
                 text = "SharedArray<float> " + d.name + " = tsDynamicShared(" + std::to_string(at) + ")";
             else if (d.rows == 1 && !m_shared2D.count(d.name))
-                text = "SharedArray<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
+                text = "SharedArray<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
                        std::to_string(d.cols) + "), " + std::to_string(d.cols) + ")";
             else if (m_shared3D.count(d.name))
-                text = "SharedArray3D<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
+                text = "SharedArray3D<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
                        std::to_string(d.planes * d.rows * d.cols) + "), " + std::to_string(d.planes) + ", " +
                        std::to_string(d.rows) + ", " + std::to_string(d.cols) + ")";
             else
-                text = "SharedArray2D<float> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
+                text = "SharedArray2D<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
                        std::to_string(d.rows * d.cols) + "), " + std::to_string(d.rows) + ", " +
                        std::to_string(d.cols) + ")";
             edit(offset.first, offset.second, (later ? "; " : "") + text);
@@ -1818,7 +1831,7 @@ private:
             if (element && (first == "++" || first == "--") && valueUsed() &&
                 writableElement(operand) &&
                 spellingOf(c) == beginOf(c)) {
-                edit(beginOf(c), beginOf(c), "static_cast<float>(");
+                edit(beginOf(c), beginOf(c), "static_cast<" + readAs(operand) + ">(");
                 close(endOf(c), ")");
             }
         }
@@ -1848,7 +1861,7 @@ private:
         if (clang_getCursorKind(lhs) != CXCursor_ArraySubscriptExpr || !writableElement(lhs)) return;
         const unsigned begin = spellingOf(c);
         if (begin == UINT_MAX || begin != beginOf(c)) return;  // inside a macro: left as it is
-        edit(begin, begin, "static_cast<float>(");
+        edit(begin, begin, "static_cast<" + readAs(lhs) + ">(");
         close(endOf(c), ")");
     }
     void written(CXCursor e) {
@@ -1929,7 +1942,7 @@ private:
 
     // Writes `static_cast<float>(` before the name at `at` and `)` after it and
     // its `brackets` subscripts, when the text there is that.
-    bool readAsFloat(unsigned at, const std::string& name, int brackets) {
+    bool readAsFloat(unsigned at, const std::string& name, int brackets, const std::string& as = "float") {
         if (m_readAsFloat.count(at)) return true;
         if (at == UINT_MAX || m_text.compare(at, name.size(), name) != 0) return false;
         std::size_t end = at + name.size();
@@ -1945,13 +1958,18 @@ private:
             ++end;
         }
         m_readAsFloat.insert(at);
-        edit(at, at, "static_cast<float>(");
+        edit(at, at, "static_cast<" + as + ">(");
         close(static_cast<unsigned>(end), ")");
         return true;
     }
+    // What an element is read as: float, or an int or unsigned array's own type.
+    static std::string readAs(CXCursor element) {
+        const CXTypeKind k = clang_getCanonicalType(clang_getCursorType(element)).kind;
+        return k == CXType_Int ? "int" : k == CXType_UInt ? "unsigned int" : "float";
+    }
 
     void elementRead(CXCursor c) {
-        if (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Float) return;  // a row, not an element
+        if (!elementKind(clang_getCanonicalType(clang_getCursorType(c)).kind, true)) return;  // a row, not an element
         if (!writableElement(c)) return;  // reads of N and of the mask give floats already
         const std::string array = rootArray(c);
         const unsigned at = spellingOf(c);
@@ -1963,7 +1981,7 @@ private:
             e = unwrap(kids[0]);
         }
         // Not spelled where it is used: written by a macro's definition.
-        if (!readAsFloat(at, array, brackets)) macroElementRead(c);
+        if (!readAsFloat(at, array, brackets, readAs(c))) macroElementRead(c);
     }
 
     // An element a macro's definition writes (`#define SH(i) s[(i)]`), read as
@@ -1986,7 +2004,7 @@ private:
             break;
         }
         m_readAsFloat.insert(begin);
-        edit(begin, begin, "static_cast<float>(");
+        edit(begin, begin, "static_cast<" + readAs(c) + ">(");
         close(end, ")");
     }
 
@@ -2009,7 +2027,7 @@ private:
         }
         if (end >= m_text.size()) return;
         m_readAsFloat.insert(at);
-        edit(at, at, "static_cast<float>(");
+        edit(at, at, "static_cast<" + readAs(c) + ">(");
         close(static_cast<unsigned>(end + 1), ")");
     }
 
@@ -2133,12 +2151,14 @@ private:
             if (canonical.kind == CXType_IncompleteArray &&
                 clang_getCanonicalType(clang_getArrayElementType(canonical)).kind == CXType_Float) {
                 d.dynamic = true;
-            } else if (const auto sizes = floatArray(type, line, "__shared__ " + name, kSharedLimit)) {
+            } else if (const auto sizes = floatArray(type, line, "__shared__ " + name, kSharedLimit, true)) {
                 d.rows = sizes->first;
                 d.cols = sizes->second;
+                d.element = elementSpelling(type);
                 if (is2D(type)) m_shared2D.insert(name);
                 k.staticSharedFloats += d.rows * d.cols;
-            } else if (const auto sizes3 = floatArray3D(type, line, "__shared__ " + name)) {
+            } else if (const auto sizes3 = floatArray3D(type, line, "__shared__ " + name, true)) {
+                d.element = elementSpelling(type);
                 d.planes = (*sizes3)[0];
                 d.rows = (*sizes3)[1];
                 d.cols = (*sizes3)[2];
@@ -2146,9 +2166,9 @@ private:
                 k.staticSharedFloats += d.planes * d.rows * d.cols;
             } else {
                 reject(line, "__shared__ " + name + " is " + typeName(type) +
-                                 ": shared arrays here are float arrays of one, two or three dimensions whose sizes "
-                                 "are known at compile time (#define them), or extern __shared__ float " + name +
-                                 "[]");
+                                 ": shared arrays here are float, int or unsigned arrays of one, two or three "
+                                 "dimensions whose sizes are known at compile time (#define them), or extern "
+                                 "__shared__ float " + name + "[]");
             }
             unsigned begin = beginOf(c);
             const unsigned end = endOf(c);

@@ -30,6 +30,7 @@ struct SharedDeclaration {
     bool dynamic = false;    // extern __shared__ float x[]: sized by the launch
     unsigned line = 0;
     int planes = 1;  // a 3D array's first size (float s[planes][rows][cols])
+    std::string element = "float";  // or "int", "unsigned int": 4 bytes, one slot each
 };
 
 struct ConstantDeclaration {

@@ -459,7 +459,8 @@ json toJson(const Translation& t) {
                               {"offset", d.offset},
                               {"dynamic", d.dynamic},
                               {"line", d.line},
-                              {"planes", d.planes}});
+                              {"planes", d.planes},
+                              {"element", d.element}});
         kernels.push_back({{"name", k.name},
                            {"array_of", k.arrayOf},
                            {"line", k.line},
@@ -498,6 +499,11 @@ Translation translationFrom(const json& j) {
             d.shared.push_back(
                 {s.at("name"), s.at("rows"), s.at("cols"), s.at("offset"), s.at("dynamic"), s.at("line")});
             d.shared.back().planes = s.value("planes", 1);
+            d.shared.back().element = s.value("element", std::string("float"));
+            // Spelled into the compiled text: one of the three names, nothing else.
+            if (d.shared.back().element != "float" && d.shared.back().element != "int" &&
+                d.shared.back().element != "unsigned int")
+                throw std::out_of_range("a shared array of an unknown element type");
             // At most 48 KB of floats in all; a plane count past it is no array a file declared.
             if (d.shared.back().planes < 1 || d.shared.back().planes > 12288)
                 throw std::out_of_range("a shared array of " + std::to_string(d.shared.back().planes) + " planes");

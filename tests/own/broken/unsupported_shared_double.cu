@@ -1,6 +1,6 @@
 // expect-exit: 2
 // expect-output: unsupported_shared_double.cu:18: __shared__ N_ds is double[78]
-// expect-output: shared arrays here are float arrays
+// expect-output: shared arrays here are float, int or unsigned arrays
 // expect-output-lines: 1
 //
 // unsupported_shared_double.cu -- the tiled 1D kernel keeps its tile in
