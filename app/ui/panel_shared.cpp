@@ -148,14 +148,22 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
         ImGui::TextWrapped("%s uses no shared memory: every tap is a load from global memory (or the cache).",
                            trace.kernel.c_str());
     } else {
-        const int columns = std::max(1, g.inputTile.width());
+        // A row as wide as the input tile; where the geometry knows no tile
+        // (one sized for a larger radius than the run's), the shared array's
+        // own row, as the trace records it.
+        const ArrayInfo& shared = trace.arrays[kArrayShared];
+        const int columns = std::max(1, g.inputTile.width() > 1 ? g.inputTile.width() : shared.pitch);
         const int rows = (size + columns - 1) / columns;
         const TileLooks& tile = tileLooks(i, run.model, *replay, cursor, mapping);
         seen.banks |= m_bankColours;
         seen.unwritten |= tile.unwritten;
         seen.ghostZero |= tile.ghostZero;
-        ImGui::TextWrapped("%s: %d x %d floats, %d of them written so far", trace.arrays[kArrayShared].name.c_str(),
-                           columns, rows, tile.written);
+        if (shared.planeRows > 0 && columns == shared.pitch)
+            ImGui::TextWrapped("%s: %d planes of %d x %d floats, one under the other, %d of them written so far",
+                               shared.name.c_str(), rows / shared.planeRows, columns, shared.planeRows, tile.written);
+        else
+            ImGui::TextWrapped("%s: %d x %d floats, %d of them written so far", shared.name.c_str(), columns, rows,
+                               tile.written);
         // Beside the mask: the height less a few lines of words; above it: most of the height.
         const float tall = beside ? avail.y - ImGui::GetTextLineHeightWithSpacing() * 3.0f : avail.y * 0.7f;
         const float cell =
