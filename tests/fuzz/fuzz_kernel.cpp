@@ -178,11 +178,11 @@ void checkTranslation(const own::Translation& t, const std::string& path, const 
                     fuzz::broken("the dynamic shared array follows the static ones", s.name);
                 continue;
             }
-            if (s.rows < 1 || s.cols < 0) fuzz::broken("a shared array has a size", s.name);
+            if (s.rows < 1 || s.cols < 0 || s.planes < 1) fuzz::broken("a shared array has a size", s.name);
             if (s.offset != next)
                 fuzz::broken("shared arrays are laid out one after another",
                              s.name + " at " + std::to_string(s.offset) + ", expected " + std::to_string(next));
-            next += static_cast<long long>(s.rows) * s.cols;
+            next += static_cast<long long>(s.planes) * s.rows * s.cols;  // a 3-D array: its planes of rows
         }
         if (k.staticSharedFloats != next)
             fuzz::broken("a kernel's static shared memory is the sum of its arrays",
