@@ -523,6 +523,9 @@ std::string BlockReplay::describe(std::uint32_t event) const {
             return std::string("?");
         const ArrayInfo& a = t.arrays[array];
         const bool rows = (array == kArrayShared || (array == kArrayMask && a.space == Space::Constant)) && twoD;
+        // Inside the array, as the Problems panel names it (a 3-D array by plane, row and column).
+        if (rows && index >= 0 && index < a.size)
+            return elementName(t, array, index);
         if (rows) {
             const int pitch = std::max(1, a.pitch);
             return a.name + "[" + std::to_string(index / pitch) + "][" + std::to_string(index % pitch) + "]";
