@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -198,9 +199,15 @@ int runServer(const ServeOptions& o) {
     // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a
     // second server started on the same port by mistake would silently take
     // half of the requests.
-    server.set_socket_options([](socket_t sock) {
+    //
+    // The socket it is called with is the listening one (the last one, where
+    // a name resolves to several addresses and the first ones fail to bind):
+    // kept to widen its queue below.
+    socket_t listening = INVALID_SOCKET;
+    server.set_socket_options([&listening](socket_t sock) {
         int yes = 1;
         ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        listening = sock;
     });
     // A kernel of 64 KB escaped into JSON, and a mask: past this the body is not read (413).
     server.set_payload_max_length(kMaxBodyBytes);
@@ -367,6 +374,16 @@ int runServer(const ServeOptions& o) {
                      port);
         return 2;
     }
+
+    // Debian's cpp-httplib is built with a queue of 5 connections waiting to
+    // be accepted. A lab pressing "check" together overflows it, and the
+    // connections past it are delayed or reset (a student sees "connection
+    // reset", seen with 36 checks sent at once). listen() again on the bound
+    // socket widens the queue to the system's limit (Linux and the BSDs take
+    // a second listen() as a change of the backlog).
+    if (listening != INVALID_SOCKET && ::listen(listening, SOMAXCONN) != 0)
+        std::fprintf(stderr, "tilescope serve: the queue of waiting connections stays at 5 (%s)\n",
+                     std::strerror(errno));
 
     if (::pipe(g_stopPipe) != 0)
         return 4;
