@@ -45,6 +45,8 @@ packages=(
   # tilescope serve: cpp-httplib (a shared library built with OpenSSL, zlib
   # and Brotli, whose headers its flags need) and zlib for the traces it sends
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
+  # the lab's record (app/lab/: the roster, every compile and check) in SQLite
+  libsqlite3-dev
   libgl-dev libgl1-mesa-dri xvfb xauth
   libclang-dev
   # the sandbox around a student's kernel file (kernels/own/sandbox.cpp):

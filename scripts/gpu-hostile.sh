@@ -10,7 +10,8 @@
 # libclang's headers: Debian's packages unpacked under $DEPS (default
 # .gpu-deps/root: `dpkg-deb -x` of bubblewrap libseccomp-dev libseccomp2
 # libtomlplusplus-dev libtomlplusplus3 libcpp-httplib-dev libcpp-httplib0.11
-# libbrotli-dev libbrotli1 libstb-dev libstb0 libcap2, the .pc files'
+# libbrotli-dev libbrotli1 libstb-dev libstb0 libcap2 libsqlite3-dev
+# libsqlite3-0 (the lab's database, app/lab/), the .pc files'
 # prefix made relative, and llvm-14's clang-c headers under usr/include).
 # The build lives outside /tmp, which the sandbox hides. Results go to $OUT.
 set -uo pipefail

@@ -2,7 +2,8 @@
 // docs/grading.md) and writes the results for Gradescope, CI and the Class
 // panel. One line per student as graded, then a summary. Exit codes: 0 the
 // grading completed (whatever the scores), 2 bad input (the spec, the
-// submissions folder, the results folder).
+// submissions folder, the results folder), 3 the pipeline failed its
+// self-check (cli/self_check.hpp) and nothing was graded.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,7 +12,9 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/grade_class.hpp"
 #include "cli/options.hpp"
+#include "cli/self_check.hpp"
 #include "exec/backend.hpp"
 #include "grade/grader.hpp"
 #include "grade/reports.hpp"
@@ -37,24 +40,6 @@ struct GradeOptions {
     double timeLimit = 0;       // 0: the spec's
     std::string sandbox;        // required (auto with --gradescope), auto or off
 };
-
-// The sandbox the submissions go in: `required` unless asked otherwise (with
-// --gradescope, `auto`: there the container each submission gets is a wall
-// of its own). Required where none can be had is bad input, said before any
-// grading: a class's code would run with the teacher's rights.
-Result<own::SandboxMode> sandboxOf(const GradeOptions& o) {
-    return classSandbox(o.sandbox, o.gradescope ? "auto" : "required",
-                        "grading runs each student's code on this machine, so it needs the sandbox (give "
-                        "--sandbox off only where each submission has a container of its own)");
-}
-
-// What class.json and the summary say of the sandbox the class ran in.
-std::string sandboxName(own::SandboxMode mode) {
-    const own::SandboxStatus& status = own::sandboxStatus();
-    if (mode == own::SandboxMode::Off)
-        return "none (--sandbox off)";
-    return status.available ? status.mechanism : "none (" + status.reason + ")";
-}
 
 std::string fromEnv(const char* name, const char* fallback) {
     const char* v = std::getenv(name);
@@ -84,12 +69,14 @@ int runGrade(const GradeOptions& o) {
         std::error_code ec;
         if (!fs::is_directory(submission, ec))
             return fail(badInput(submission.string() + ": no such submission folder"));
+        auto sandbox = gradingSandbox(o.sandbox, true);
+        if (!sandbox)
+            return fail(sandbox.error());
+        if (Status s = gradingSelfCheck(*parsed, *sandbox, o.timeLimit); !s)
+            return fail(s.error());
         auto baselines = grade::measureBaselines(*parsed);
         if (!baselines)
             return fail(baselines.error());
-        auto sandbox = sandboxOf(o);
-        if (!sandbox)
-            return fail(sandbox.error());
         grade::GradeOptions options;
         options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : parsed->timeLimitSeconds;
         options.sandbox = *sandbox;
@@ -112,30 +99,83 @@ int runGrade(const GradeOptions& o) {
     auto submissions = grade::findSubmissions(o.submissions);
     if (!submissions)
         return fail(submissions.error());
-    auto sandbox = sandboxOf(o);
+    auto sandbox = gradingSandbox(o.sandbox, false);
     if (!sandbox)
         return fail(sandbox.error());
+    ClassGrading how;
+    how.out = o.out;
+    how.submissions = o.submissions;
+    how.jobs = o.jobs;
+    how.sandbox = *sandbox;
+    how.timeLimit = o.timeLimit;
+    return gradeClass(*spec, *submissions, how);
+}
+
+}  // namespace
+
+Result<own::SandboxMode> gradingSandbox(const std::string& text, bool gradescope) {
+    // `required` unless asked otherwise (with --gradescope, `auto`: there the
+    // container each submission gets is a wall of its own). Required where
+    // none can be had is bad input, said before any grading: a class's code
+    // would run with the teacher's rights.
+    return classSandbox(text, gradescope ? "auto" : "required",
+                        "grading runs each student's code on this machine, so it needs the sandbox (give "
+                        "--sandbox off only where each submission has a container of its own)");
+}
+
+std::string sandboxName(own::SandboxMode mode) {
+    const own::SandboxStatus& status = own::sandboxStatus();
+    if (mode == own::SandboxMode::Off)
+        return "none (--sandbox off)";
+    return status.available ? status.mechanism : "none (" + status.reason + ")";
+}
+
+Status checkResultsFolder(const fs::path& out) {
     std::error_code ec;
-    if (fs::exists(o.out, ec) && !fs::is_directory(o.out, ec))
-        return fail(badInput(o.out + ": not a folder; --out takes the folder the results go to"));
-    auto baselines = grade::measureBaselines(*spec);
+    if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+        return badInput(out.string() + ": not a folder; --out takes the folder the results go to");
+    return success();
+}
+
+Status gradingSelfCheck(const grade::Spec& spec, own::SandboxMode sandbox, double timeLimit) {
+    SelfCheckOptions check;
+    check.sandbox = sandbox;
+    check.timeLimitSeconds = timeLimit > 0 ? timeLimit : spec.timeLimitSeconds;
+    for (const grade::Case& c : spec.cases)
+        check.cuda = check.cuda || (c.require.maxTimeRatio && gpuAvailable());
+    std::string said;
+    if (Status s = selfCheck(check, &said); !s)
+        return Error{s.error().code, s.error().message + "; nothing was graded"};
+    std::fprintf(stderr, "tilescope grade: %s\n", said.c_str());
+    return success();
+}
+
+int gradeClass(const grade::Spec& spec, const std::vector<grade::Submission>& submissions, const ClassGrading& how) {
+    if (Status s = checkResultsFolder(how.out); !s)
+        return fail(s.error());
+    const std::string out = how.out.string();
+    if (!how.selfChecked)
+        if (Status s = gradingSelfCheck(spec, how.sandbox, how.timeLimit); !s)
+            return fail(s.error());
+    auto baselines = grade::measureBaselines(spec);
     if (!baselines)
         return fail(baselines.error());
     // The results folder, made and tried before minutes of grading rather than after.
-    fs::create_directories(o.out, ec);
+    std::error_code ec;
+    fs::create_directories(how.out, ec);
     if (ec)
-        return fail(badInput(o.out + ": cannot make the results folder: " + ec.message()));
-    const fs::path probe = fs::path(o.out) / ".tilescope-grade-probe";
+        return fail(badInput(out + ": cannot make the results folder: " + ec.message()));
+    const fs::path probe = how.out / ".tilescope-grade-probe";
     if (Status w = io::writeFileAtomic(probe, std::string_view()); !w)
-        return fail(badInput(o.out + ": cannot write the results there: " + w.error().message));
+        return fail(badInput(out + ": cannot write the results there: " + w.error().message));
     fs::remove(probe, ec);
     grade::GradeOptions options;
-    options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : spec->timeLimitSeconds;
-    options.sandbox = *sandbox;
-    const int jobs = o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    options.timeLimitSeconds = how.timeLimit > 0 ? how.timeLimit : spec.timeLimitSeconds;
+    options.sandbox = how.sandbox;
+    const int jobs = how.jobs > 0 ? how.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::fprintf(stderr, "tilescope grade: %s, %zu submissions, %zu cases, %d at a time; sandbox: %s\n",
-                 spec->name.c_str(), submissions->size(), spec->cases.size(), jobs, sandboxName(*sandbox).c_str());
-    for (const grade::Case& c : spec->cases)
+                 spec.name.c_str(), submissions.size(), spec.cases.size(), jobs, sandboxName(how.sandbox).c_str());
+    for (const grade::Case& c : spec.cases)
         if (c.require.maxTimeRatio && !gpuAvailable()) {
             std::fprintf(stderr,
                          "tilescope grade: max_time_ratio is not checked (no GPU on this machine): each "
@@ -143,12 +183,12 @@ int runGrade(const GradeOptions& o) {
             break;
         }
     grade::ClassRun run;
-    run.spec = &*spec;
-    run.submissions = o.submissions;
+    run.spec = &spec;
+    run.submissions = how.submissions;
     run.gradedAt = grade::utcNow();
-    run.sandbox = sandboxName(*sandbox);
-    run.results = grade::gradeAll(*spec, *baselines, *submissions, jobs, options, printGraded);
-    if (Status s = grade::writeReports(run, o.out); !s)
+    run.sandbox = sandboxName(how.sandbox);
+    run.results = grade::gradeAll(spec, *baselines, submissions, jobs, options, printGraded);
+    if (Status s = grade::writeReports(run, how.out); !s)
         return fail(s.error());
     int total = 0, full = 0, compileErrors = 0, refused = 0, failed = 0;
     for (const grade::SubmissionResult& r : run.results) {
@@ -162,12 +202,10 @@ int runGrade(const GradeOptions& o) {
     std::printf(
         "graded %zu submission%s of %s: %d with full marks, mean %.1f of %d; %d did not compile, %d refused, "
         "%d failed to run; results in %s\n",
-        n, n == 1 ? "" : "s", spec->name.c_str(), full, n ? static_cast<double>(total) / static_cast<double>(n) : 0.0,
-        spec->maxScore(), compileErrors, refused, failed, o.out.c_str());
+        n, n == 1 ? "" : "s", spec.name.c_str(), full, n ? static_cast<double>(total) / static_cast<double>(n) : 0.0,
+        spec.maxScore(), compileErrors, refused, failed, out.c_str());
     return 0;
 }
-
-}  // namespace
 
 Command addGradeCommand(CLI::App& app) {
     auto options = std::make_shared<GradeOptions>();

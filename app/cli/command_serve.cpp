@@ -33,7 +33,14 @@ Command addServeCommand(CLI::App& app) {
     c->add_option("--port", o->port, "the port; 0: any free one (printed)")->capture_default_str();
     c->add_option("--host", o->host, "the address to listen on (127.0.0.1: this machine only)")->capture_default_str();
     c->add_option("--token", o->token,
-                  "the class's secret, asked of every API request (default: $TILESCOPE_SERVE_TOKEN)");
+                  "the class's secret, asked of every API request (default: $TILESCOPE_SERVE_TOKEN); with --roster, "
+                  "the teacher's");
+    c->add_option("--roster", o->roster,
+                  "the class's roster (CSV, one student a line: id,name): a link per student and one for the "
+                  "teacher, written beside it (docs/serve.md, The lab)");
+    c->add_option("--db", o->db,
+                  "the lab's database (SQLite), where every compile and check is kept (default with --roster: "
+                  "lab.sqlite in the working folder)");
     c->add_option("--workers", o->workers, "kernel files compiled and run at once")->capture_default_str();
     c->add_option("--queue", o->queue, "jobs waiting at most (past it: 503 with Retry-After)")->capture_default_str();
     c->add_option("--backend", o->job.backend, "where kernels run: auto, cpu or cuda")

@@ -13,6 +13,7 @@ std::vector<Command> addCommands(CLI::App& app) {
     commands.push_back(addMemoryCommand(app));
     commands.push_back(addGradeCommand(app));
     commands.push_back(addServeCommand(app));
+    commands.push_back(addLabCommand(app));
     commands.push_back(addBenchCommand(app));
     commands.push_back(addDeviceCommand(app));
     return commands;

@@ -25,6 +25,7 @@ Command addSweepCommand(CLI::App& app);
 Command addMemoryCommand(CLI::App& app);
 Command addGradeCommand(CLI::App& app);
 Command addServeCommand(CLI::App& app);
+Command addLabCommand(CLI::App& app);  // lab export
 Command addAppCommands(CLI::App& app, std::vector<Command>& commands);  // the app, screenshot, ui-bench
 
 // All of the above, in the order `tilescope --help` shows them. The first

@@ -46,7 +46,21 @@ Answer jsonAnswer(const Json& j, const std::string& verdict) {
     Answer a;
     a.body = j.dump(2, ' ', false, Json::error_handler_t::replace);
     a.verdict = verdict;
+    if (verdict == "refused" || verdict == "backend") {
+        Json p{{"kind", verdict}};
+        if (j.contains("line"))
+            p["line"] = j["line"];
+        if (j.contains("column"))
+            p["column"] = j["column"];
+        p["reason"] = j.value("reason", "");
+        a.problems = Json::array({p}).dump(-1, ' ', false, Json::error_handler_t::replace);
+    }
     return a;
+}
+
+// "cpu", or "cuda (NVIDIA H200)": where a run was made, for the record.
+std::string whereItRan(const RunResult& result) {
+    return result.backend == Backend::Cuda ? "cuda (" + result.backendReason + ")" : "cpu";
 }
 
 }  // namespace
@@ -296,13 +310,20 @@ Answer runJob(const ApiRequest& request, const JobSettings& settings, Job job) {
     if (!result->trace || !result->problems)
         return errorAnswer(500, "internal", "the run returned no trace");
     const std::string verdict = result->problems->clean() ? "clean" : "problems";
+    const Json report = cli::checkJson(loaded, *result);
+    auto recorded = [&](Answer a) {
+        a.problems = report["groups"].dump(-1, ' ', false, Json::error_handler_t::replace);
+        a.backend = whereItRan(*result);
+        a.kernelMs = result->millis;
+        return a;
+    };
     if (job == Job::Run) {
         Answer a;
         a.contentType = "application/octet-stream";
         a.body = own::encodeServedRun(*result, verdict, loaded.printout.lines);
         a.verdict = verdict;
         a.events = result->trace->eventCount();
-        return a;
+        return recorded(std::move(a));
     }
     if (trace) {
         Answer a;
@@ -310,16 +331,38 @@ Answer runJob(const ApiRequest& request, const JobSettings& settings, Job job) {
         a.body = encodeBinary(*result->trace);
         a.verdict = verdict;
         a.events = result->trace->eventCount();
-        return a;
+        return recorded(std::move(a));
     }
     Json j;
     j["status"] = verdict;
-    const Json report = cli::checkJson(loaded, *result);
     for (auto it = report.begin(); it != report.end(); ++it)
         j[it.key()] = it.value();
     j["kernel_ms"] = result->millis;
     j["printout"] = loaded.printout.lines;
-    return jsonAnswer(j, verdict);
+    return recorded(jsonAnswer(j, verdict));
+}
+
+std::string requestJson(const ApiRequest& r, Job job) {
+    Json j;
+    j["job"] = job == Job::Check ? "check" : job == Job::Trace ? "trace" : job == Job::Run ? "run" : "compile";
+    if (job != Job::Compile) {
+        j["size"] = r.size;
+        if (r.mask)
+            j["mask"] = std::to_string(r.mask->width) + "x" + std::to_string(r.mask->height);
+        else
+            j["radius"] = r.radius;
+        if (r.block > 0)
+            j["block"] = r.block;
+        j["backend"] = r.backend;
+        if (!r.dropBarrier.empty())
+            j["drop_barrier"] = r.dropBarrier;
+        if (!r.schedule.empty())
+            j["schedule"] = r.schedule;
+        j["seed"] = r.seed;
+        if (r.input)
+            j["input"] = "given";
+    }
+    return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace tilescope::serve

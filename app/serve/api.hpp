@@ -55,7 +55,16 @@ struct Answer {
     std::string body;
     std::string verdict;       // clean, problems, refused, backend, bad_request, ...
     std::uint64_t events = 0;  // a trace's events
+    // What the lab's record keeps of a job's answer (lab/lab_db.hpp): the
+    // problem groups with their lines, or the refusal's line and reason (a
+    // JSON array); where the kernel ran, and its own time (-1: it did not run).
+    std::string problems = "[]";
+    std::string backend;
+    double kernelMs = -1;
 };
+
+// What a request asked besides the kernel's text, as JSON (the lab's record).
+std::string requestJson(const ApiRequest& request, Job job);
 
 // Reads the request's JSON. On failure, `error` holds the answer: 400 for
 // JSON that is not a request, 413 for a kernel over kMaxKernelBytes or a

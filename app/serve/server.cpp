@@ -9,17 +9,23 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
+#include "cli/self_check.hpp"
 #include "exec/backend.hpp"
+#include "lab/lab_db.hpp"
+#include "lab/roster.hpp"
 #include "serve/limits.hpp"
 
 #ifndef TILESCOPE_VERSION_STRING
@@ -147,6 +153,37 @@ docs/serve.md) but holds no web build to serve.</p>
 the server with <code>tilescope serve --web build-web/web ...</code>.</p></body></html>
 )";
 
+// Who sent a request, by its token: the class (the one token of a server
+// without a roster), a student of the roster, or the teacher.
+enum class Role { Class, Student, Teacher };
+struct Identity {
+    Role role = Role::Class;
+    std::string student;  // the roster's id, for a student
+};
+
+// A record of the lab as the API answers it: its problems and request as
+// JSON again, the kernel's text when asked.
+Json recordJson(const lab::CheckRecord& r, bool withKernel) {
+    auto parsed = [](const std::string& text) {
+        Json j = Json::parse(text, nullptr, false);
+        return j.is_discarded() ? Json(text) : j;
+    };
+    Json j{{"id", r.id},
+           {"student", r.student.empty() ? Json(nullptr) : Json(r.student)},
+           {"at", r.at},
+           {"kind", r.kind},
+           {"kernel_hash", r.kernelHash},
+           {"verdict", r.verdict},
+           {"problems", parsed(r.problems)},
+           {"request", parsed(r.request)},
+           {"backend", r.backend.empty() ? Json(nullptr) : Json(r.backend)},
+           {"ms", r.ms},
+           {"kernel_ms", r.kernelMs < 0 ? Json(nullptr) : Json(r.kernelMs)}};
+    if (withKernel)
+        j["kernel"] = r.kernel;
+    return j;
+}
+
 int g_stopPipe[2] = {-1, -1};
 void onSignal(int) {
     const char c = 's';
@@ -156,8 +193,11 @@ void onSignal(int) {
 }  // namespace
 
 int runServer(const ServeOptions& o) {
-    if (o.token.empty()) {
-        std::fprintf(stderr, "tilescope: give the class's token: --token SECRET (or $TILESCOPE_SERVE_TOKEN)\n");
+    const bool labAsked = !o.roster.empty() || !o.db.empty();
+    if (o.token.empty() && !labAsked) {
+        std::fprintf(stderr,
+                     "tilescope: give the class's token: --token SECRET (or $TILESCOPE_SERVE_TOKEN), or a roster: "
+                     "--roster roster.csv\n");
         return 2;
     }
     if (o.workers < 1 || o.workers > 64) {
@@ -182,6 +222,75 @@ int runServer(const ServeOptions& o) {
     }
     std::string gpuName, gpuReason;
     const bool gpu = o.job.backend != "cpu" && gpuAvailable(&gpuReason, &gpuName);
+
+    // The lab: the roster read and checked, the database opened (or made)
+    // and brought up to date, each student's token kept or made.
+    std::unique_ptr<lab::LabDb> labDb;
+    std::vector<std::pair<std::string, Identity>> tokens;  // token -> who
+    std::vector<lab::LabStudent> students;
+    std::string teacherToken;
+    fs::path linksBeside;
+    if (labAsked) {
+        std::vector<lab::RosterStudent> roster;
+        if (!o.roster.empty()) {
+            auto read = lab::readRoster(o.roster);
+            if (!read) {
+                std::fprintf(stderr, "tilescope: %s\n", read.error().message.c_str());
+                return 2;
+            }
+            roster = std::move(*read);
+        }
+        const fs::path dbPath = o.db.empty() ? fs::path("lab.sqlite") : fs::path(o.db);
+        auto opened = lab::LabDb::open(dbPath);
+        if (!opened) {
+            std::fprintf(stderr, "tilescope: %s\n", opened.error().message.c_str());
+            return 2;
+        }
+        labDb = std::move(*opened);
+        auto known = o.roster.empty() ? labDb->students() : labDb->syncRoster(roster);
+        if (!known) {
+            std::fprintf(stderr, "tilescope: %s\n", known.error().message.c_str());
+            return 2;
+        }
+        students = std::move(*known);
+        if (!students.empty()) {
+            auto teacher = labDb->teacherToken(o.token);
+            if (!teacher) {
+                std::fprintf(stderr, "tilescope: %s\n", teacher.error().message.c_str());
+                return 2;
+            }
+            teacherToken = *teacher;
+            tokens.emplace_back(teacherToken, Identity{Role::Teacher, {}});
+            for (const lab::LabStudent& student : students)
+                tokens.emplace_back(student.token, Identity{Role::Student, student.id});
+            linksBeside = o.roster.empty() ? dbPath : fs::path(o.roster);
+        } else if (o.token.empty()) {
+            std::fprintf(stderr,
+                         "tilescope: %s holds no roster: give one (--roster roster.csv) or the class's token "
+                         "(--token SECRET)\n",
+                         dbPath.c_str());
+            return 2;
+        }
+    }
+    const bool rosterMode = !students.empty();
+    if (!rosterMode)
+        tokens.emplace_back(o.token, Identity{Role::Class, {}});
+
+    // The pipeline itself, before any student's kernel: a right kernel file
+    // through the same sandbox and backends as theirs.
+    {
+        cli::SelfCheckOptions check;
+        check.sandbox = o.job.sandbox;
+        check.cuda = gpu;
+        check.timeLimitSeconds = o.job.timeLimitSeconds;
+        check.compileLimitSeconds = o.job.compileLimitSeconds;
+        std::string said;
+        if (Status s = cli::selfCheck(check, &said); !s) {
+            std::fprintf(stderr, "tilescope: %s; nothing is served (docs/serve.md)\n", s.error().message.c_str());
+            return 3;
+        }
+        std::fprintf(stderr, "tilescope serve: %s\n", said.c_str());
+    }
 
     JobQueue jobs(o.workers, o.queue);
     RateLimiter limiter(o.ratePerMinute / 60.0, o.burst);
@@ -241,6 +350,63 @@ int runServer(const ServeOptions& o) {
         std::fflush(stdout);
     });
 
+    // The token of the Authorization header, held against every token the
+    // server knows (each compared in constant time, all of them every time).
+    auto identify = [&](const httplib::Request& req) -> std::optional<Identity> {
+        const std::string auth = req.get_header_value("Authorization");
+        const std::string bearer = "Bearer ";
+        const bool hasBearer = auth.size() > bearer.size() && auth.compare(0, bearer.size(), bearer) == 0;
+        const std::string_view given = hasBearer ? std::string_view(auth).substr(bearer.size()) : std::string_view();
+        std::optional<Identity> found;
+        for (const auto& [token, who] : tokens)
+            if (sameToken(given, token) && !found)
+                found = who;
+        return found;
+    };
+    auto unauthorized = [&](httplib::Response& res) {
+        send(res, errorAnswer(401, "unauthorized",
+                              rosterMode ? "give your own link's token: Authorization: Bearer TOKEN"
+                                         : "give the class's token: Authorization: Bearer TOKEN"));
+        res.set_header("WWW-Authenticate", "Bearer");
+    };
+    // The rate limit counts the student (a lab behind one address is many
+    // students), or the address where the class shares one token.
+    auto admitted = [&](const Identity& who, const httplib::Request& req, httplib::Response& res) {
+        const std::string key = who.role == Role::Student   ? "student " + who.student
+                                : who.role == Role::Teacher ? std::string("teacher")
+                                                            : clientOf(req);
+        double wait = 0.0;
+        if (limiter.take(key, &wait))
+            return true;
+        send(res, errorAnswer(429, "too_many_requests",
+                              who.role == Role::Class ? "too many requests from this client; wait a moment"
+                                                      : "too many requests from this link; wait a moment"));
+        res.set_header("Retry-After", std::to_string(static_cast<long long>(wait) + 1));
+        return false;
+    };
+    auto sendJson = [](httplib::Response& res, int status, const Json& j) {
+        res.status = status;
+        res.set_content(j.dump(2, ' ', false, Json::error_handler_t::replace), "application/json");
+        res.set_header("Cache-Control", "no-store");
+    };
+    // The lab's reads: who may read what is decided here.
+    auto labReader = [&](const httplib::Request& req, httplib::Response& res) -> std::optional<Identity> {
+        const std::optional<Identity> who = identify(req);
+        if (!who) {
+            unauthorized(res);
+            return std::nullopt;
+        }
+        if (who->role == Role::Class || !labDb) {
+            send(res, errorAnswer(403, "forbidden",
+                                  "this server has no roster: checks are not kept per student (tilescope serve "
+                                  "--roster roster.csv)"));
+            return std::nullopt;
+        }
+        if (who->role == Role::Student && !admitted(*who, req, res))
+            return std::nullopt;
+        return who;
+    };
+
     auto api = [&](Job job) {
         const bool trace = job == Job::Trace || job == Job::Run;
         return [&, job, trace](const httplib::Request& req, httplib::Response& res) {
@@ -250,20 +416,19 @@ int runServer(const ServeOptions& o) {
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
                 res.set_header("Server-Timing", "job;dur=" + std::to_string(static_cast<long long>(ms + 0.5)));
             };
-            const std::string auth = req.get_header_value("Authorization");
-            const std::string bearer = "Bearer ";
-            const bool hasBearer = auth.size() > bearer.size() && auth.compare(0, bearer.size(), bearer) == 0;
-            if (!sameToken(hasBearer ? std::string_view(auth).substr(bearer.size()) : std::string_view(), o.token)) {
-                send(res, errorAnswer(401, "unauthorized", "give the class's token: Authorization: Bearer TOKEN"));
-                res.set_header("WWW-Authenticate", "Bearer");
+            const std::optional<Identity> who = identify(req);
+            if (!who) {
+                unauthorized(res);
                 return finish();
             }
-            double wait = 0.0;
-            if (!limiter.take(clientOf(req), &wait)) {
-                send(res, errorAnswer(429, "too_many_requests", "too many requests from this client; wait a moment"));
-                res.set_header("Retry-After", std::to_string(static_cast<long long>(wait) + 1));
+            if (who->role == Role::Teacher) {
+                send(res, errorAnswer(403, "forbidden",
+                                      "this is the teacher's link: kernels are checked from a student's link (the "
+                                      "teacher's reads the class: GET /api/class)"));
                 return finish();
             }
+            if (!admitted(*who, req, res))
+                return finish();
             Answer error;
             auto request = parseApiRequest(req.body, o.job, error, job);
             if (!request) {
@@ -271,6 +436,8 @@ int runServer(const ServeOptions& o) {
                 return finish();
             }
             res.set_header("X-Tilescope-Kernel", textHash(request->kernel));
+            const std::string asked = labDb ? requestJson(*request, job) : std::string();
+            const std::string kernelText = labDb ? request->kernel : std::string();
             auto task = std::make_shared<std::packaged_task<Answer()>>(
                 [request = std::move(*request), settings = o.job, job] { return runJob(request, settings, job); });
             std::future<Answer> answer = task->get_future();
@@ -282,6 +449,27 @@ int runServer(const ServeOptions& o) {
             }
             try {
                 Answer a = answer.get();
+                if (labDb) {
+                    // Kept before the answer leaves: a server stopped now has it.
+                    lab::CheckRecord r;
+                    r.student = who->student;
+                    r.kind = job == Job::Check   ? "check"
+                             : job == Job::Trace ? "trace"
+                             : job == Job::Run   ? "run"
+                                                 : "compile";
+                    r.kernel = kernelText;
+                    r.request = asked;
+                    r.verdict = a.verdict;
+                    r.problems = a.problems;
+                    r.backend = a.backend;
+                    r.kernelMs = a.kernelMs;
+                    r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+                    if (auto id = labDb->record(r))
+                        res.set_header("X-Tilescope-Check", std::to_string(*id));
+                    else
+                        std::fprintf(stderr, "tilescope serve: this check is not kept: %s\n",
+                                     id.error().message.c_str());
+                }
                 if (trace && a.contentType == "application/octet-stream") {
                     res.set_header("X-Tilescope-Events", std::to_string(a.events));
                     if (req.get_header_value("Accept-Encoding").find("gzip") != std::string::npos) {
@@ -316,6 +504,75 @@ int runServer(const ServeOptions& o) {
                {"time_limit_s", o.job.timeLimitSeconds}};
         res.set_content(j.dump(2), "application/json");
         res.set_header("Cache-Control", "no-store");
+    });
+    // A student's own checks (the teacher's: everyone's, or ?student=ID's),
+    // oldest first; ?after=ID for those since.
+    server.Get("/api/checks", [&](const httplib::Request& req, httplib::Response& res) {
+        const std::optional<Identity> who = labReader(req, res);
+        if (!who)
+            return;
+        std::string student = who->student;
+        const bool teacher = who->role == Role::Teacher;
+        if (teacher && req.has_param("student"))
+            student = req.get_param_value("student");
+        std::int64_t after = 0;
+        if (req.has_param("after"))
+            after = std::strtoll(req.get_param_value("after").c_str(), nullptr, 10);
+        auto list = labDb->checks(student, teacher && !req.has_param("student"), after);
+        if (!list)
+            return send(res, errorAnswer(500, "internal", list.error().message));
+        Json checks = Json::array();
+        for (const lab::CheckRecord& r : *list)
+            checks.push_back(recordJson(r, false));
+        sendJson(res, 200,
+                 Json{{"student", teacher && !req.has_param("student") ? Json(nullptr) : Json(student)},
+                      {"checks", std::move(checks)}});
+    });
+    // One check with its kernel's text: a student's own only.
+    server.Get(R"(/api/checks/(\d{1,18}))", [&](const httplib::Request& req, httplib::Response& res) {
+        const std::optional<Identity> who = labReader(req, res);
+        if (!who)
+            return;
+        const std::int64_t id = std::strtoll(req.matches[1].str().c_str(), nullptr, 10);
+        auto found = labDb->check(id);
+        if (!found)
+            return send(res, errorAnswer(500, "internal", found.error().message));
+        if (!*found)
+            return send(res, errorAnswer(404, "not_found", "no check " + std::to_string(id)));
+        if (who->role == Role::Student && (*found)->student != who->student)
+            return send(res, errorAnswer(403, "forbidden",
+                                         "check " + std::to_string(id) +
+                                             " is another student's: a student's link reads that student's own "
+                                             "checks"));
+        sendJson(res, 200, recordJson(**found, true));
+    });
+    // The class now, for the teacher: each student's latest check.
+    server.Get("/api/class", [&](const httplib::Request& req, httplib::Response& res) {
+        const std::optional<Identity> who = labReader(req, res);
+        if (!who)
+            return;
+        if (who->role != Role::Teacher)
+            return send(res, errorAnswer(403, "forbidden",
+                                         "this is a student's link: the class is read with the teacher's link"));
+        auto all = labDb->checks({}, true);
+        if (!all)
+            return send(res, errorAnswer(500, "internal", all.error().message));
+        std::map<std::string, std::pair<std::size_t, const lab::CheckRecord*>> last;  // student -> count, latest
+        for (const lab::CheckRecord& r : *all) {
+            auto& [count, latest] = last[r.student];
+            ++count;
+            latest = &r;
+        }
+        Json rows = Json::array();
+        for (const lab::LabStudent& student : students) {
+            Json row{{"id", student.id}, {"name", student.name}, {"checks", 0}, {"last", nullptr}};
+            if (auto it = last.find(student.id); it != last.end()) {
+                row["checks"] = it->second.first;
+                row["last"] = recordJson(*it->second.second, false);
+            }
+            rows.push_back(std::move(row));
+        }
+        sendJson(res, 200, Json{{"students", std::move(rows)}, {"checks", all->size()}});
     });
     server.Get(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
         if (web.empty()) {
@@ -361,6 +618,37 @@ int runServer(const ServeOptions& o) {
                                                : "the server cannot read this request";
         res.set_content(Json{{"status", word}, {"error", text}}.dump(2), "application/json");
     });
+
+    // Where the links are. The token travels in the link's fragment, which no
+    // browser sends to a server: the page keeps it (docs/serve.md, The page).
+    // A roster's links go to files only the teacher can read, never to a
+    // terminal the class may see.
+    auto announce = [&](const std::string& host, int port) {
+        const std::string base = "http://" + host + ":" + std::to_string(port) + "/";
+        if (!rosterMode) {
+            std::printf("tilescope serve: give the class %s#token=<the token> (docs/serve.md)\n", base.c_str());
+        } else {
+            std::vector<lab::StudentLink> links;
+            for (const lab::LabStudent& student : students)
+                links.push_back({student.id, student.name, student.token});
+            const lab::LinkFiles files = lab::linkFilesFor(linksBeside);
+            if (Status w = lab::writeLinkFiles(files, base, links, teacherToken); !w) {
+                // Nothing has been served: the students could not be given their links.
+                std::fprintf(stderr, "tilescope: %s\n", w.error().message.c_str());
+                std::fflush(stdout);
+                std::_Exit(2);
+            }
+            std::error_code ec;
+            std::printf(
+                "tilescope serve: %zu students' links in %s, the teacher's in %s (readable by you alone; "
+                "docs/serve.md)\n",
+                students.size(), fs::absolute(files.students, ec).c_str(), fs::absolute(files.teacher, ec).c_str());
+        }
+        std::error_code ec;
+        if (labDb)
+            std::printf("tilescope serve: every compile and check is kept in %s\n",
+                        fs::absolute(labDb->path(), ec).c_str());
+    };
 
     int port = o.port;
     if (port == 0) {
@@ -409,10 +697,7 @@ int runServer(const ServeOptions& o) {
                 gpu                      ? ("kernels on the CPU and on " + gpuName).c_str()
                 : o.job.backend == "cpu" ? "kernels on the CPU"
                                          : ("kernels on the CPU: " + gpuReason).c_str());
-    // The token in the link's fragment, which no browser sends to a server:
-    // the page keeps it (docs/serve.md, The page).
-    std::printf("tilescope serve: give the class http://%s:%d/#token=<the token> (docs/serve.md)\n", shown.c_str(),
-                port);
+    announce(shown, port);
     if (web.empty())
         std::printf("tilescope serve: no web build found (--web build-web/web); / says how to build it\n");
     else

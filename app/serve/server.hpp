@@ -1,6 +1,8 @@
 // `tilescope serve`: the web build and the API (app/serve/api.hpp) over
 // HTTP, for a class (docs/serve.md). Every request carries all it needs (no
-// sessions), so several servers can stand behind one load balancer.
+// sessions), so several servers can stand behind one load balancer. With a
+// roster, each request's token says which student (or the teacher) sent it,
+// and every compile and check is kept in the lab's database (app/lab/).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,11 @@ struct ServeOptions {
     std::string webDir;             // the web build; empty: the installed one, if any
     double ioTimeoutSeconds = 5.0;  // reading a request, writing an answer
     std::string sandbox = "required";  // required, auto or off (own/sandbox.hpp)
+    // The lab (docs/serve.md, The lab): a roster gives each student a token of
+    // their own and the teacher one; every compile and check is kept in the
+    // database. Without a roster, `token` is the class's one token.
+    std::string roster;  // roster.csv: one student a line, id,name
+    std::string db;      // the lab's SQLite file; empty: lab.sqlite in the working folder when there is a roster
     JobSettings job;
 };
 

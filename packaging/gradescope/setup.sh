@@ -10,7 +10,7 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   cmake g++ make pkg-config python3 \
   libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libclang-dev libboost-context-dev \
-  libseccomp-dev bubblewrap
+  libseccomp-dev bubblewrap libsqlite3-dev
 src="$here/tilescope-src"
 mkdir -p "$src"
 tar -xzf "$here/tilescope-src.tar.gz" -C "$src"

@@ -28,6 +28,21 @@ line it prints), runs its requests and stops it:
                folder: 403 or 404, never the file; the page itself served
     backend    "cuda" where the server holds no GPU (or is held to the CPU):
                "backend"
+    lab.roster a roster's bad lines and bad databases (locked, read-only, not
+               a database, from a newer schema): one line each, exit 2; a good
+               roster's links in files of mode 0600, no token on the terminal;
+               the rate limit per student (24 students behind one address);
+               a teacher's link refused where a student's is needed, and the
+               reverse
+    lab.privacy
+               a student reads their own checks and kernels, gets 403 for
+               another's; the teacher reads all; what the database holds
+    lab.restart
+               the server killed with SIGKILL mid-lab and started again: every
+               answered check still there, every link still valid
+    lab.self_check
+               a pipeline that cannot compile: serve and grade stop at start
+               with the reason (exit 3), one line, nothing graded
 
 Standard library only. Exit status 0 when every expectation holds.
 """
@@ -38,6 +53,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import socket
 import struct
 import subprocess
@@ -62,11 +78,12 @@ def expect(condition, what):
 class Server:
     """`tilescope serve` on a free port of 127.0.0.1, stopped on exit."""
 
-    def __init__(self, tilescope, *args, sandbox="auto"):
+    def __init__(self, tilescope, *args, sandbox="auto", token=TOKEN, cwd=None):
         self.log = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(
-            [tilescope, "serve", "--port", "0", "--host", "127.0.0.1", "--token", TOKEN, "--sandbox", sandbox, *args],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
+            [tilescope, "serve", "--port", "0", "--host", "127.0.0.1", *(["--token", token] if token else []),
+             "--sandbox", sandbox, *args],
+            stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=cwd)
         line = self.process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         if not match:
@@ -494,9 +511,332 @@ def case_page(t):
                    (what, status, answer))
 
 
+# [SECTION] The lab: a roster, a token per student, every check kept
+
+
+def write_roster(folder, count, name="roster.csv", header=True):
+    """A roster of `count` students s01, s02, ... (names with letters beyond ASCII); their ids."""
+    ids = ["s%02d" % (i + 1) for i in range(count)]
+    with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+        if header:
+            f.write("id,name\n")
+        for i, sid in enumerate(ids):
+            f.write('%s,"Zo\u00eb Student %d"\n' % (sid, i + 1))
+    return ids
+
+
+def read_links(folder, stem="roster"):
+    """{id: token} from <stem>.links.csv, and the teacher's token from <stem>.teacher.txt."""
+    tokens = {}
+    with open(os.path.join(folder, stem + ".links.csv"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    expect(lines[0] == "id,name,link", "links file header: %r" % lines[0])
+    for line in lines[1:]:
+        match = re.match(r"^([^,]+),.*,http://127\.0\.0\.1:\d+/#token=([0-9a-f]{32})$", line)
+        expect(match, "a student's link: %r" % line)
+        if match:
+            tokens[match.group(1)] = match.group(2)
+    with open(os.path.join(folder, stem + ".teacher.txt"), encoding="utf-8") as f:
+        teacher = re.search(r"#token=([0-9a-f]{32})", f.read())
+    expect(teacher, "the teacher's link")
+    return tokens, teacher.group(1) if teacher else None
+
+
+def refused_at_start(tilescope, args, code, words, cwd=None, env=None, prefix=()):
+    """The command run to its end: exit `code`, one line on stderr holding `words`."""
+    run = subprocess.run([*prefix, tilescope, *args], capture_output=True, text=True, timeout=60, cwd=cwd,
+                         env=dict(os.environ, **(env or {})))
+    lines = run.stderr.strip().splitlines()
+    expect(run.returncode == code and len(lines) == 1 and words in run.stderr,
+           "%s: exit %d and one line with %r; got %s: %r" % (" ".join(args[:4]), code, words, run.returncode,
+                                                              run.stderr))
+    return run
+
+
+def case_lab_roster(t):
+    serve = ["serve", "--port", "0", "--host", "127.0.0.1", "--sandbox", "auto"]
+    with tempfile.TemporaryDirectory() as tmp:
+        # Bad rosters: one line each, exit 2, nothing made.
+        for text, words in ((b"id,name\ns1,Ada\ns2,Bob\ns1,Carol\n", "roster.csv:4: the id s1 is on line 2 too"),
+                            (b"s1,Ada\ns2,\n", "roster.csv:2: student s2 has an empty name"),
+                            (b"s1,Ada\ns2,Zo\xeb\n", "roster.csv:2: not UTF-8 (the byte 0xEB)")):
+            with open(os.path.join(tmp, "roster.csv"), "wb") as f:
+                f.write(text)
+            refused_at_start(t, serve + ["--roster", "roster.csv"], 2, words, cwd=tmp)
+            expect(sorted(os.listdir(tmp)) == ["roster.csv"], "nothing made beside a bad roster: %s" % os.listdir(tmp))
+        ids = write_roster(tmp, 24)
+        # Bad databases: one line each, exit 2.
+        with open(os.path.join(tmp, "junk.sqlite"), "wb") as f:
+            f.write(b"not a database at all\n" * 300)
+        refused_at_start(t, serve + ["--roster", "roster.csv", "--db", "junk.sqlite"], 2,
+                         "junk.sqlite: not a TileScope lab database", cwd=tmp)
+        import sqlite3
+        newer = os.path.join(tmp, "newer.sqlite")
+        with sqlite3.connect(newer) as c:
+            c.execute("PRAGMA user_version = 99")
+        refused_at_start(t, serve + ["--roster", "roster.csv", "--db", "newer.sqlite"], 2,
+                         "newer.sqlite: made by a newer TileScope (its schema is version 99", cwd=tmp)
+        locked = os.path.join(tmp, "locked.sqlite")
+        holder = sqlite3.connect(locked, isolation_level=None)
+        holder.execute("PRAGMA journal_mode=WAL")
+        holder.execute("CREATE TABLE held (x)")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("INSERT INTO held VALUES (1)")
+        refused_at_start(t, serve + ["--roster", "roster.csv", "--db", "locked.sqlite"], 2,
+                         "locked.sqlite: locked by another program", cwd=tmp)
+        holder.execute("ROLLBACK")
+        holder.close()
+        readonly = os.path.join(tmp, "ro")
+        os.mkdir(readonly)
+        shutil.copy(os.path.join(tmp, "roster.csv"), readonly)
+        with sqlite3.connect(os.path.join(readonly, "lab.sqlite")) as c:
+            c.execute("PRAGMA user_version = 0")
+        os.chmod(os.path.join(readonly, "lab.sqlite"), 0o444)
+        os.chmod(readonly, 0o555)
+        if os.geteuid() == 0:
+            # Root writes whatever the mode says: the server runs as nobody.
+            if shutil.which("setpriv"):
+                refused_at_start(t, serve + ["--roster", "roster.csv", "--db", "lab.sqlite"], 2,
+                                 "lab.sqlite: read-only", cwd=readonly,
+                                 prefix=("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"))
+            else:
+                print("lab.roster: no setpriv; the read-only database is left to lab_test")
+        else:
+            refused_at_start(t, serve + ["--roster", "roster.csv", "--db", "lab.sqlite"], 2, "lab.sqlite: read-only",
+                             cwd=readonly)
+        os.chmod(readonly, 0o755)
+
+        # A good roster: links in files only the teacher reads, no token on the terminal.
+        with Server(t, "--roster", "roster.csv", "--burst", "4", "--rate", "6", token=None, cwd=tmp) as s:
+            time.sleep(0.3)
+            tokens, teacher = read_links(tmp)
+            expect(sorted(tokens) == ids and teacher, "a link for each of 24 students and the teacher")
+            for name in ("roster.links.csv", "roster.teacher.txt"):
+                mode = os.stat(os.path.join(tmp, name)).st_mode & 0o777
+                expect(mode == 0o600, "%s: mode 0600, got %o" % (name, mode))
+            said = "".join(s.lines)
+            s.log.seek(0)
+            said += s.log.read()
+            expect("24 students' links in %s" % os.path.join(tmp, "roster.links.csv") in said,
+                   "the server says where the links are: %r" % said)
+            expect(not any(tok in said for tok in list(tokens.values()) + [teacher]),
+                   "no token on the terminal: %r" % said)
+            expect(os.path.exists(os.path.join(tmp, "lab.sqlite")), "lab.sqlite made in the working folder")
+
+            # The teacher's link where a student's is needed, and the reverse.
+            good = read(os.path.join(OWN, "good", "conv2d_basic_student.cu"))
+            status, _, answer = s.post("/api/check", {"kernel": good, "size": "8x8", "radius": 1}, token=teacher)
+            expect(status == 403 and "teacher's link" in answer.get("error", ""),
+                   "a check sent with the teacher's link: 403, got %s %s" % (status, answer))
+            status, _, answer = s.post("/api/compile", {"kernel": good}, token=teacher)
+            expect(status == 403, "a compile sent with the teacher's link: 403, got %s" % status)
+            status, _, data = s.request("GET", "/api/class", token=tokens[ids[1]])
+            answer = json.loads(data)
+            expect(status == 403 and "student's link" in answer.get("error", ""),
+                   "the class read with a student's link: 403, got %s %s" % (status, answer))
+            status, _, data = s.request("GET", "/api/class", token=teacher)
+            expect(status == 200 and len(json.loads(data)["students"]) == 24, "the class, for the teacher")
+            # 24 students behind one address, 3 requests each at once (a burst of 4 each): no 429.
+            answers = []
+
+            def send(token):
+                answers.append(s.post("/api/check", "{", token=token)[0])
+
+            threads = [threading.Thread(target=send, args=(tokens[sid],)) for sid in ids for _ in range(3)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            expect(answers.count(400) == 72 and 429 not in answers,
+                   "72 requests of 24 students from one address: each answered, got %s" %
+                   {c: answers.count(c) for c in set(answers)})
+            statuses = [s.post("/api/check", "{", token=tokens[ids[0]])[0] for _ in range(2)]
+            status, headers, _ = s.post("/api/check", "{", token=tokens[ids[0]])
+            expect(statuses[0] == 400 and 429 in statuses + [status] and int(headers.get("retry-after", "0")) >= 1,
+                   "the student past their own burst of 4: 429, got %s then %s" % (statuses, status))
+            for token in (None, "wrong", TOKEN):
+                status, _, _ = s.post("/api/check", "{", token=token)
+                expect(status == 401, "token %r on a roster's server: 401, got %s" % (token, status))
+
+
+def case_lab_privacy(t):
+    good_path = os.path.join(OWN, "good", "conv2d_tiled_student.cu")
+    racy_path = os.path.join(OWN, "broken", "missing_syncthreads.cu")
+    good, racy = read(good_path), read(racy_path)
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "roster.csv"), "w") as f:
+            f.write("ada,Ada\nbob,Bob\ncarol,Carol\n")
+        with Server(t, "--roster", "roster.csv", "--db", "class.sqlite", "--backend", "cpu", token=None,
+                    cwd=tmp) as s:
+            time.sleep(0.3)
+            tokens, teacher = read_links(tmp)
+            status, h1, a1 = s.post("/api/check", {"kernel": good, "size": "45x37", "radius": 2}, token=tokens["ada"])
+            expect(status == 200 and a1.get("status") == "clean", "ada's check: clean, got %s" % a1)
+            status, h2, a2 = s.post("/api/check", {"kernel": racy, "size": size_of(racy_path), "radius": 1},
+                                    token=tokens["bob"])
+            expect(status == 200 and a2.get("status") == "problems", "bob's check: problems, got %s" % a2)
+            ada_id, bob_id = int(h1.get("x-tilescope-check", 0)), int(h2.get("x-tilescope-check", 0))
+            expect(ada_id > 0 and bob_id > ada_id, "each answer names its record: %s %s" % (ada_id, bob_id))
+
+            def get(path, token):
+                status, _, data = s.request("GET", path, token=token)
+                return status, json.loads(data)
+
+            status, mine = get("/api/checks", tokens["ada"])
+            expect(status == 200 and mine["student"] == "ada" and [c["id"] for c in mine["checks"]] == [ada_id],
+                   "ada's history is hers alone: %s" % mine)
+            status, record = get("/api/checks/%d" % ada_id, tokens["ada"])
+            expect(status == 200 and record.get("kernel") == good and record.get("verdict") == "clean",
+                   "ada reads her own kernel back")
+            status, other = get("/api/checks/%d" % bob_id, tokens["ada"])
+            expect(status == 403 and "another student's" in other.get("error", "") and "kernel" not in other,
+                   "bob's check read with ada's link: 403, got %s %s" % (status, other))
+            status, other = get("/api/checks?student=bob", tokens["ada"])
+            expect(status == 200 and [c["id"] for c in other["checks"]] == [ada_id],
+                   "?student= on a student's link still lists only their own: %s" % other)
+            status, theirs = get("/api/checks", tokens["bob"])
+            groups = theirs["checks"][0]["problems"] if theirs.get("checks") else []
+            expect(status == 200 and [c["id"] for c in theirs["checks"]] == [bob_id] and groups and
+                   all(g.get("first_line", 0) > 0 for g in groups),
+                   "bob's history, his problems with their lines: %s" % theirs)
+            status, nothing = get("/api/checks", tokens["carol"])
+            expect(status == 200 and nothing["checks"] == [], "carol has sent nothing")
+            status, everyone = get("/api/checks", teacher)
+            expect(status == 200 and [c["id"] for c in everyone["checks"]] == [ada_id, bob_id],
+                   "the teacher reads every check: %s" % everyone)
+            status, record = get("/api/checks/%d" % bob_id, teacher)
+            expect(status == 200 and record.get("kernel") == racy, "the teacher reads bob's kernel")
+            status, _ = get("/api/checks/%d" % (bob_id + 1000), teacher)
+            expect(status == 404, "no such check: 404, got %s" % status)
+            status, klass = get("/api/class", teacher)
+            verdicts = {row["id"]: (row["last"] or {}).get("verdict") for row in klass.get("students", [])}
+            expect(verdicts == {"ada": "clean", "bob": "problems", "carol": None}, "the class now: %s" % verdicts)
+        # What the database holds, read by another program.
+        import hashlib
+        import sqlite3
+        with sqlite3.connect(os.path.join(tmp, "class.sqlite")) as c:
+            rows = c.execute("SELECT c.student, c.kind, c.kernel_hash, k.text, c.verdict, c.problems, c.backend, "
+                             "c.ms, c.kernel_ms, c.request FROM checks c JOIN kernels k ON k.hash = c.kernel_hash "
+                             "ORDER BY c.id").fetchall()
+            mode = c.execute("PRAGMA journal_mode").fetchone()[0]
+        expect(mode == "wal", "the database is in WAL mode: %s" % mode)
+        expect(len(rows) == 2, "two records, got %d" % len(rows))
+        for row, (student, text, verdict) in zip(rows, (("ada", good, "clean"), ("bob", racy, "problems"))):
+            expect(row[0] == student and row[1] == "check" and row[2] == hashlib.sha256(text.encode()).hexdigest()
+                   and row[3] == text and row[4] == verdict and row[6] == "cpu" and row[7] > 0 and row[8] >= 0,
+                   "%s's record: %s" % (student, row[:2] + row[4:]))
+            expect(json.loads(row[9]).get("size") in ("45x37", size_of(racy_path)), "the request kept: %s" % row[9])
+        expect(any(g["kind"] == "shared_race" and g["first_line"] > 0 for g in json.loads(rows[1][5])),
+               "bob's race kept with its lines: %s" % rows[1][5])
+    # Without a roster the class's one token reads nothing back.
+    with Server(t) as s:
+        status, _, data = s.request("GET", "/api/checks")
+        expect(status == 403 and "no roster" in json.loads(data).get("error", ""),
+               "checks on a server without a roster: 403, got %s %s" % (status, data))
+
+
+def case_lab_restart(t):
+    good = read(os.path.join(OWN, "good", "conv2d_tiled_student.cu"))
+    racy_path = os.path.join(OWN, "broken", "missing_syncthreads.cu")
+    racy = read(racy_path)
+    wrong = read(os.path.join(OWN, "broken", "syntax_missing_semicolon.cu"))
+    with tempfile.TemporaryDirectory() as tmp:
+        ids = write_roster(tmp, 30, header=False)
+        s = Server(t, "--roster", "roster.csv", "--backend", "cpu", "--workers", "2", token=None, cwd=tmp)
+        time.sleep(0.3)
+        tokens, teacher = read_links(tmp)
+        answered = {}  # record id -> (student, verdict, text)
+        plan = [(ids[0], good, "check", "clean"), (ids[1], racy, "check", "problems"),
+                (ids[2], wrong, "compile", "refused"), (ids[3], good, "compile", "compiled"),
+                (ids[0], racy, "check", "problems"), (ids[4], wrong, "check", "refused")]
+        for sid, text, kind, verdict in plan:
+            body = {"kernel": text} if kind == "compile" else {"kernel": text, "size": "45x37", "radius": 1}
+            status, headers, answer = s.post("/api/" + kind, body, token=tokens[sid])
+            expect(status == 200 and answer.get("status") == verdict,
+                   "%s's %s: %s, got %s %s" % (sid, kind, verdict, status, str(answer)[:200]))
+            answered[int(headers.get("x-tilescope-check", 0))] = (sid, verdict, text)
+        # Two more on their way, and the server killed as they go.
+        in_flight = []
+
+        def send(sid):
+            try:
+                in_flight.append((sid, s.post("/api/check", {"kernel": good, "size": "45x37", "radius": 1},
+                                              token=tokens[sid], timeout=30)))
+            except (OSError, http.client.HTTPException):
+                pass  # cut off by the kill: never answered
+
+        threads = [threading.Thread(target=send, args=(sid,)) for sid in ids[5:7]]
+        for th in threads:
+            th.start()
+        time.sleep(0.2)
+        s.process.kill()
+        s.process.wait()
+        for th in threads:
+            th.join()
+        for sid, (status, headers, answer) in in_flight:
+            if status == 200:  # answered before the kill: it must be kept too
+                answered[int(headers.get("x-tilescope-check", 0))] = (sid, answer.get("status"), good)
+        expect(len(answered) >= 6, "six checks answered before the kill")
+        # Started again on the same roster (the database as default, lab.sqlite here).
+        with Server(t, "--roster", "roster.csv", "--backend", "cpu", token=None, cwd=tmp) as again:
+            time.sleep(0.3)
+            expect(read_links(tmp) == (tokens, teacher), "every student's token as before the restart")
+            status, _, data = again.request("GET", "/api/checks", token=teacher)
+            kept = {c["id"]: c for c in json.loads(data)["checks"]} if status == 200 else {}
+            for rid, (sid, verdict, text) in answered.items():
+                c = kept.get(rid)
+                expect(c is not None and c["student"] == sid and c["verdict"] == verdict,
+                       "check %d (%s, %s) kept across SIGKILL: %s" % (rid, sid, verdict, c))
+                if c:
+                    status, _, data = again.request("GET", "/api/checks/%d" % rid, token=teacher)
+                    expect(json.loads(data).get("kernel") == text, "check %d's kernel kept" % rid)
+            status, headers, answer = again.post("/api/check", {"kernel": good, "size": "20x16", "radius": 1},
+                                                 token=tokens[ids[29]])
+            expect(status == 200 and int(headers.get("x-tilescope-check", 0)) > max(answered),
+                   "a new check after the restart is numbered after the old ones")
+        # And started from the database alone: the roster it holds, the same links.
+        with Server(t, "--db", "lab.sqlite", "--backend", "cpu", token=None, cwd=tmp) as third:
+            status, _, data = third.request("GET", "/api/checks", token=tokens[ids[0]])
+            expect(status == 200 and len(json.loads(data)["checks"]) == 2,
+                   "s01's two checks, from the database alone: %s" % data[:200])
+
+
+def case_lab_self_check(t):
+    """A compiler that does not work: every student's kernel would be "does not compile"."""
+    broken = {"TILESCOPE_CXX": "/bin/false"}
+    with tempfile.TemporaryDirectory() as tmp:
+        write_roster(tmp, 3)
+        run = refused_at_start(t, ["serve", "--port", "0", "--host", "127.0.0.1", "--sandbox", "auto", "--roster",
+                                   "roster.csv"], 3, "self-check failed", cwd=tmp, env=broken)
+        expect("nothing is served" in run.stderr and not run.stdout, "serve: %r %r" % (run.stdout, run.stderr))
+        run = refused_at_start(t, ["serve", "--port", "0", "--host", "127.0.0.1", "--sandbox", "auto", "--token",
+                                   TOKEN], 3, "self-check failed", cwd=tmp, env=broken)
+        spec = os.path.join(SOURCE_DIR, "tests", "grade", "specs", "class2d.toml")
+        out = os.path.join(tmp, "results")
+        run = refused_at_start(t, ["grade", "--spec", spec, os.path.join(SOURCE_DIR, "tests", "grade", "class2d"),
+                                   "--out", out, "--sandbox", "auto"], 3, "self-check failed", env=broken)
+        expect("nothing was graded" in run.stderr and not run.stdout and not os.path.exists(out),
+               "grade: nothing graded, nothing written: %r" % run.stdout)
+        # A kernel file refused for the same reason: its reason, and no second line about naming a kernel.
+        run = subprocess.run([t, "check", "--kernel-file", os.path.join(OWN, "good", "conv2d_tiled_student.cu"),
+                              "--size", "16x16", "--radius", "1", "--sandbox", "auto"], capture_output=True,
+                             text=True, timeout=60, env=dict(os.environ, **broken))
+        expect(run.returncode != 0 and "name a kernel" not in run.stderr,
+               "check of a file the compiler refuses: no line about naming a kernel: %r" % run.stderr)
+    # With a compiler that works, the server says its self-check passed.
+    with Server(t) as s:
+        time.sleep(0.2)
+        s.log.seek(0)
+        said = s.log.read()
+        expect("self-check: a right kernel file translated, compiled and ran clean" in said,
+               "the server's self-check line: %r" % said)
+
+
 CASES = {"check": case_check, "page": case_page, "trace": None, "health": case_health, "hostile": case_hostile,
          "hostile_at_once": case_hostile_at_once,
-         "requests": case_requests, "slow": case_slow, "static": case_static, "backend": case_backend}
+         "requests": case_requests, "slow": case_slow, "static": case_static, "backend": case_backend,
+         "lab.roster": case_lab_roster, "lab.privacy": case_lab_privacy, "lab.restart": case_lab_restart,
+         "lab.self_check": case_lab_self_check}
 
 
 def main():
@@ -505,6 +845,7 @@ def main():
     parser.add_argument("--read-trace", help="the read_trace test program (for the trace case)")
     parser.add_argument("case", choices=sorted(CASES))
     args = parser.parse_args()
+    args.tilescope = os.path.abspath(args.tilescope)  # the lab's cases run it from folders of their own
     start = time.time()
     if args.case == "trace":
         case_trace(args.tilescope, args.read_trace)

@@ -1,0 +1,579 @@
+#include "lab/lab_db.hpp"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+namespace tilescope::lab {
+
+namespace fs = std::filesystem;
+
+// [SECTION] The schema and its migrations
+// [SECTION] Errors
+// [SECTION] Statements
+// [SECTION] Opening
+// [SECTION] The roster and the tokens
+// [SECTION] The records
+// [SECTION] SHA-256
+
+namespace {
+
+// [SECTION] The schema and its migrations
+//
+// kMigrations[v] takes a database of version v to version v + 1. A new
+// version appends one (never edit an old one: files of that version exist).
+const std::array<const char*, kSchemaVersion> kMigrations{
+    // 0 -> 1
+    R"sql(
+CREATE TABLE students (
+    id    TEXT PRIMARY KEY,
+    name  TEXT NOT NULL,
+    token TEXT NOT NULL UNIQUE
+);
+CREATE TABLE checks (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    student     TEXT NOT NULL,
+    at          TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    kernel_hash TEXT NOT NULL,
+    kernel      TEXT NOT NULL,
+    verdict     TEXT NOT NULL,
+    problems    TEXT NOT NULL,
+    backend     TEXT NOT NULL,
+    ms          REAL NOT NULL
+);
+CREATE TABLE lab (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+)sql",
+    // 1 -> 2: each text once; what was asked; the kernel's time; who left the roster.
+    R"sql(
+CREATE TABLE kernels (
+    hash TEXT PRIMARY KEY,
+    text TEXT NOT NULL
+);
+INSERT OR IGNORE INTO kernels (hash, text) SELECT kernel_hash, kernel FROM checks;
+ALTER TABLE checks DROP COLUMN kernel;
+ALTER TABLE checks ADD COLUMN request TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE checks ADD COLUMN kernel_ms REAL NOT NULL DEFAULT -1;
+ALTER TABLE students ADD COLUMN active INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE students ADD COLUMN added INTEGER NOT NULL DEFAULT 0;
+UPDATE students SET added = rowid;
+CREATE INDEX checks_by_student ON checks (student, id);
+)sql",
+};
+
+// [SECTION] Errors
+
+// One line for what SQLite answered, in the teacher's words where the cause
+// is one they can fix.
+Error dbError(const fs::path& path, int rc, const std::string& detail) {
+    const std::string name = path.string();
+    switch (rc & 0xFF) {
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+            return badInput(name +
+                            ": locked by another program (another tilescope serve, or an open sqlite3 shell, holds "
+                            "it): close it, or give another --db");
+        case SQLITE_READONLY:
+            return badInput(name +
+                            ": read-only (the file or its folder cannot be written by this user): the lab's "
+                            "checks could not be kept; give a --db that can be written");
+        case SQLITE_NOTADB:
+        case SQLITE_CORRUPT:
+            return badInput(name +
+                            ": not a TileScope lab database (not SQLite, or damaged): give another --db (a "
+                            "new file is made where none is)");
+        case SQLITE_CANTOPEN: {
+            // The file is there but its journal cannot be made beside it.
+            std::error_code ec;
+            if (fs::exists(path, ec))
+                return dbError(path, SQLITE_READONLY, detail);
+            return badInput(name + ": cannot make it (" + detail + "): is its folder there, and writable?");
+        }
+        case SQLITE_FULL:
+            return badInput(name + ": the disk is full");
+        default:
+            return badInput(name + ": " + detail);
+    }
+}
+
+// [SECTION] Statements
+
+class Statement {
+public:
+    Statement(sqlite3* db, const char* sql) : m_db(db) { m_rc = sqlite3_prepare_v2(db, sql, -1, &m_stmt, nullptr); }
+    ~Statement() { sqlite3_finalize(m_stmt); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    bool prepared() const { return m_rc == SQLITE_OK; }
+    int rc() const { return m_rc; }
+    Statement& bind(int i, std::string_view text) {
+        sqlite3_bind_text(m_stmt, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    Statement& bind(int i, std::int64_t v) {
+        sqlite3_bind_int64(m_stmt, i, v);
+        return *this;
+    }
+    Statement& bind(int i, double v) {
+        sqlite3_bind_double(m_stmt, i, v);
+        return *this;
+    }
+    // SQLITE_ROW, SQLITE_DONE, or an error code.
+    int step() {
+        m_rc = sqlite3_step(m_stmt);
+        return m_rc;
+    }
+    std::string text(int column) const {
+        const unsigned char* t = sqlite3_column_text(m_stmt, column);
+        return t ? std::string(reinterpret_cast<const char*>(t),
+                               static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column)))
+                 : std::string();
+    }
+    std::int64_t integer(int column) const { return sqlite3_column_int64(m_stmt, column); }
+    double real(int column) const { return sqlite3_column_double(m_stmt, column); }
+    std::string message() const { return sqlite3_errmsg(m_db); }
+
+private:
+    sqlite3* m_db;
+    sqlite3_stmt* m_stmt = nullptr;
+    int m_rc = SQLITE_OK;
+};
+
+int execute(sqlite3* db, const char* sql, std::string* message = nullptr) {
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
+    if (message)
+        *message = error ? error : sqlite3_errmsg(db);
+    sqlite3_free(error);
+    return rc;
+}
+
+const char* kCheckColumns =
+    "c.id, c.student, c.at, c.kind, c.kernel_hash, c.request, c.verdict, c.problems, c.backend, c.ms, c.kernel_ms";
+
+CheckRecord checkOf(const Statement& s) {
+    CheckRecord r;
+    r.id = s.integer(0);
+    r.student = s.text(1);
+    r.at = s.text(2);
+    r.kind = s.text(3);
+    r.kernelHash = s.text(4);
+    r.request = s.text(5);
+    r.verdict = s.text(6);
+    r.problems = s.text(7);
+    r.backend = s.text(8);
+    r.ms = s.real(9);
+    r.kernelMs = s.real(10);
+    return r;
+}
+
+int verdictRank(const std::string& verdict) {
+    if (verdict == "clean")
+        return 4;
+    if (verdict == "problems")
+        return 3;
+    if (verdict == "compiled")
+        return 2;
+    return 1;
+}
+
+}  // namespace
+
+// [SECTION] Opening
+
+Result<std::unique_ptr<LabDb>> LabDb::open(const fs::path& path, const Options& options) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        return badInput(path.string() + ": is a folder; --db takes the database's file (lab.sqlite)");
+    if (!options.create && !fs::exists(path, ec))
+        return badInput(path.string() + ": no such database (tilescope serve --roster ... --db FILE makes one)");
+    if (options.create && !fs::exists(path, ec)) {
+        // Made for its owner alone: it holds every student's token and work
+        // (SQLite gives its -wal and -shm files the same mode).
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            return dbError(path, SQLITE_CANTOPEN, std::strerror(errno));
+        if (fd >= 0)
+            ::close(fd);
+    }
+    sqlite3* raw = nullptr;
+    const int flags = SQLITE_OPEN_READWRITE | (options.create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+    int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+    std::unique_ptr<LabDb> db(new LabDb(path, raw));
+    if (rc != SQLITE_OK)
+        return dbError(path, rc, raw ? sqlite3_errmsg(raw) : "out of memory");
+    sqlite3_extended_result_codes(raw, 1);
+    sqlite3_busy_timeout(raw, options.busyTimeoutMs);
+    // SQLite opens a file it may not write read-only, without a word.
+    if (sqlite3_db_readonly(raw, "main") == 1)
+        return dbError(path, SQLITE_READONLY, "");
+
+    // Is it a database at all, and of which version? (The first read finds
+    // a file that is not one; a lock held by another program shows here too.)
+    int version = 0;
+    {
+        Statement s(raw, "PRAGMA user_version");
+        if (!s.prepared())
+            return dbError(path, s.rc(), s.message());
+        if (s.step() != SQLITE_ROW)
+            return dbError(path, s.rc(), s.message());
+        version = static_cast<int>(s.integer(0));
+    }
+    if (version > kSchemaVersion)
+        return badInput(path.string() + ": made by a newer TileScope (its schema is version " +
+                        std::to_string(version) + ", this one knows up to " + std::to_string(kSchemaVersion) +
+                        "): use that TileScope, or give another --db");
+
+    std::string message;
+    // WAL: readers (the teacher's view, an export) never wait for the writer.
+    {
+        Statement s(raw, "PRAGMA journal_mode=WAL");
+        if (!s.prepared())
+            return dbError(path, s.rc(), s.message());
+        if (s.step() != SQLITE_ROW)
+            return dbError(path, s.rc(), s.message());
+        if (s.text(0) != "wal")
+            return badInput(path.string() + ": SQLite would not keep it in WAL mode (journal mode " + s.text(0) +
+                            "); is it on a network file system? give a --db on a local disk");
+    }
+    // Each commit on the disk before the answer leaves.
+    if (rc = execute(raw, "PRAGMA synchronous=FULL", &message); rc != SQLITE_OK)
+        return dbError(path, rc, message);
+
+    // The write lock for the migration, and the proof that no other program
+    // holds the database exclusively.
+    if (rc = execute(raw, "BEGIN IMMEDIATE", &message); rc != SQLITE_OK)
+        return dbError(path, rc, message);
+    auto rollback = [&](int code, const std::string& why) {
+        execute(raw, "ROLLBACK");
+        return dbError(path, code, why);
+    };
+    {
+        Statement s(raw, "PRAGMA user_version");
+        if (s.step() != SQLITE_ROW)
+            return rollback(s.rc(), s.message());
+        version = static_cast<int>(s.integer(0));
+    }
+    if (version > kSchemaVersion) {
+        execute(raw, "ROLLBACK");
+        return badInput(path.string() + ": made by a newer TileScope (its schema is version " +
+                        std::to_string(version) + ", this one knows up to " + std::to_string(kSchemaVersion) +
+                        "): use that TileScope, or give another --db");
+    }
+    if (version == 0) {
+        // A new file, or someone else's database: a lab's is never left at 0.
+        Statement s(raw, "SELECT count(*) FROM sqlite_master");
+        if (s.step() != SQLITE_ROW)
+            return rollback(s.rc(), s.message());
+        if (s.integer(0) > 0) {
+            execute(raw, "ROLLBACK");
+            return badInput(path.string() +
+                            ": an SQLite database of another program (tables, and no TileScope schema version): "
+                            "give another --db");
+        }
+    }
+    for (int v = version; v < kSchemaVersion; ++v) {
+        if (rc = execute(raw, kMigrations[static_cast<std::size_t>(v)], &message); rc != SQLITE_OK)
+            return rollback(rc, "migrating its schema from version " + std::to_string(v) + ": " + message);
+        const std::string set = "PRAGMA user_version=" + std::to_string(v + 1);
+        if (rc = execute(raw, set.c_str(), &message); rc != SQLITE_OK)
+            return rollback(rc, message);
+    }
+    if (rc = execute(raw, "COMMIT", &message); rc != SQLITE_OK)
+        return rollback(rc, message);
+    return db;
+}
+
+LabDb::~LabDb() {
+    if (m_db)
+        sqlite3_close_v2(m_db);
+}
+
+int LabDb::schemaVersion() {
+    std::lock_guard lock(m_mutex);
+    Statement s(m_db, "PRAGMA user_version");
+    return s.step() == SQLITE_ROW ? static_cast<int>(s.integer(0)) : -1;
+}
+
+// [SECTION] The roster and the tokens
+
+Result<std::vector<LabStudent>> LabDb::syncRoster(const std::vector<RosterStudent>& roster) {
+    {
+        std::lock_guard lock(m_mutex);
+        std::string message;
+        if (int rc = execute(m_db, "BEGIN IMMEDIATE", &message); rc != SQLITE_OK)
+            return dbError(m_path, rc, message);
+        auto fail = [&](int rc, const std::string& why) {
+            execute(m_db, "ROLLBACK");
+            return dbError(m_path, rc, why);
+        };
+        if (int rc = execute(m_db, "UPDATE students SET active = 0", &message); rc != SQLITE_OK)
+            return fail(rc, message);
+        std::int64_t order = 0;
+        {
+            Statement s(m_db, "SELECT coalesce(max(added), 0) FROM students");
+            if (s.step() != SQLITE_ROW)
+                return fail(s.rc(), s.message());
+            order = s.integer(0);
+        }
+        for (const RosterStudent& r : roster) {
+            // An id known already (in any case of its letters) keeps its token.
+            Statement find(m_db, "SELECT id FROM students WHERE lower(id) = lower(?1)");
+            find.bind(1, r.id);
+            const int found = find.step();
+            if (found == SQLITE_ROW) {
+                Statement update(m_db, "UPDATE students SET name = ?2, active = 1, added = ?3 WHERE id = ?1");
+                update.bind(1, find.text(0)).bind(2, r.name).bind(3, ++order);
+                if (update.step() != SQLITE_DONE)
+                    return fail(update.rc(), update.message());
+            } else if (found == SQLITE_DONE) {
+                Statement insert(m_db,
+                                 "INSERT INTO students (id, name, token, active, added) VALUES (?1, ?2, ?3, 1, ?4)");
+                insert.bind(1, r.id).bind(2, r.name).bind(3, newToken()).bind(4, ++order);
+                if (insert.step() != SQLITE_DONE)
+                    return fail(insert.rc(), insert.message());
+            } else {
+                return fail(find.rc(), find.message());
+            }
+        }
+        if (int rc = execute(m_db, "COMMIT", &message); rc != SQLITE_OK)
+            return fail(rc, message);
+    }
+    return students();
+}
+
+namespace {
+
+Result<std::vector<LabStudent>> studentsOf(sqlite3* db, std::mutex& mutex, const fs::path& path, const char* sql) {
+    std::lock_guard lock(mutex);
+    Statement s(db, sql);
+    std::vector<LabStudent> out;
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        out.push_back(LabStudent{s.text(0), s.text(1), s.text(2), s.integer(3) != 0});
+    if (rc != SQLITE_DONE)
+        return dbError(path, rc, s.message());
+    return out;
+}
+
+}  // namespace
+
+Result<std::vector<LabStudent>> LabDb::students() {
+    return studentsOf(m_db, m_mutex, m_path,
+                      "SELECT id, name, token, active FROM students WHERE active = 1 ORDER BY added");
+}
+
+Result<std::vector<LabStudent>> LabDb::allStudents() {
+    return studentsOf(m_db, m_mutex, m_path, "SELECT id, name, token, active FROM students ORDER BY added");
+}
+
+Result<std::string> LabDb::teacherToken(const std::string& given) {
+    std::lock_guard lock(m_mutex);
+    if (given.empty()) {
+        Statement s(m_db, "SELECT value FROM lab WHERE key = 'teacher_token'");
+        const int rc = s.step();
+        if (rc == SQLITE_ROW)
+            return s.text(0);
+        if (rc != SQLITE_DONE)
+            return dbError(m_path, rc, s.message());
+    }
+    const std::string token = given.empty() ? newToken() : given;
+    Statement s(m_db,
+                "INSERT INTO lab (key, value) VALUES ('teacher_token', ?1) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+    s.bind(1, token);
+    if (s.step() != SQLITE_DONE)
+        return dbError(m_path, s.rc(), s.message());
+    return token;
+}
+
+// [SECTION] The records
+
+Result<std::int64_t> LabDb::record(const CheckRecord& c) {
+    std::lock_guard lock(m_mutex);
+    std::string message;
+    if (int rc = execute(m_db, "BEGIN IMMEDIATE", &message); rc != SQLITE_OK)
+        return dbError(m_path, rc, message);
+    auto fail = [&](int rc, const std::string& why) {
+        execute(m_db, "ROLLBACK");
+        return dbError(m_path, rc, why);
+    };
+    const std::string hash = c.kernelHash.empty() ? sha256Hex(c.kernel) : c.kernelHash;
+    {
+        Statement s(m_db, "INSERT OR IGNORE INTO kernels (hash, text) VALUES (?1, ?2)");
+        s.bind(1, hash).bind(2, c.kernel);
+        if (s.step() != SQLITE_DONE)
+            return fail(s.rc(), s.message());
+    }
+    Statement s(m_db,
+                "INSERT INTO checks (student, at, kind, kernel_hash, request, verdict, problems, backend, ms, "
+                "kernel_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    s.bind(1, c.student)
+        .bind(2, c.at.empty() ? utcNowMillis() : c.at)
+        .bind(3, c.kind)
+        .bind(4, hash)
+        .bind(5, c.request.empty() ? std::string("{}") : c.request)
+        .bind(6, c.verdict)
+        .bind(7, c.problems.empty() ? std::string("[]") : c.problems)
+        .bind(8, c.backend)
+        .bind(9, c.ms)
+        .bind(10, c.kernelMs);
+    if (s.step() != SQLITE_DONE)
+        return fail(s.rc(), s.message());
+    const std::int64_t id = sqlite3_last_insert_rowid(m_db);
+    if (int rc = execute(m_db, "COMMIT", &message); rc != SQLITE_OK)
+        return fail(rc, message);
+    return id;
+}
+
+Result<std::optional<CheckRecord>> LabDb::check(std::int64_t id) {
+    std::lock_guard lock(m_mutex);
+    const std::string sql = std::string("SELECT ") + kCheckColumns +
+                            ", k.text FROM checks c JOIN kernels k ON k.hash = c.kernel_hash WHERE c.id = ?1";
+    Statement s(m_db, sql.c_str());
+    s.bind(1, id);
+    const int rc = s.step();
+    if (rc == SQLITE_DONE)
+        return std::optional<CheckRecord>();
+    if (rc != SQLITE_ROW)
+        return dbError(m_path, rc, s.message());
+    CheckRecord r = checkOf(s);
+    r.kernel = s.text(11);
+    return std::optional<CheckRecord>(std::move(r));
+}
+
+Result<std::vector<CheckRecord>> LabDb::checks(const std::string& student, bool everyone, std::int64_t afterId,
+                                               std::size_t limit) {
+    std::lock_guard lock(m_mutex);
+    const std::string sql = std::string("SELECT ") + kCheckColumns + " FROM checks c WHERE c.id > ?1" +
+                            (everyone ? "" : " AND c.student = ?2") + " ORDER BY c.id LIMIT ?3";
+    Statement s(m_db, sql.c_str());
+    s.bind(1, afterId);
+    if (!everyone)
+        s.bind(2, student);
+    s.bind(3, static_cast<std::int64_t>(limit));
+    std::vector<CheckRecord> out;
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW)
+        out.push_back(checkOf(s));
+    if (rc != SQLITE_DONE)
+        return dbError(m_path, rc, s.message());
+    return out;
+}
+
+Result<std::vector<CheckRecord>> LabDb::picked(Pick pick) {
+    auto roster = students();
+    if (!roster)
+        return roster.error();
+    std::vector<CheckRecord> out;
+    for (const LabStudent& student : *roster) {
+        auto all = checks(student.id, false);
+        if (!all)
+            return all.error();
+        const CheckRecord* chosen = nullptr;
+        for (const CheckRecord& c : *all)
+            if (!chosen || pick == Pick::Last || verdictRank(c.verdict) >= verdictRank(chosen->verdict))
+                chosen = &c;
+        if (!chosen)
+            continue;
+        auto full = check(chosen->id);
+        if (!full)
+            return full.error();
+        if (*full)
+            out.push_back(std::move(**full));
+    }
+    return out;
+}
+
+std::string utcNowMillis() {
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t t = std::chrono::system_clock::to_time_t(now);
+    const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buffer[40];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &tm);
+    char out[48];
+    std::snprintf(out, sizeof out, "%s.%03lldZ", buffer, ms);
+    return out;
+}
+
+// [SECTION] SHA-256 (FIPS 180-4)
+
+std::string sha256Hex(std::string_view text) {
+    static constexpr std::uint32_t k[64] = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+    std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    const auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
+    std::string m(text);
+    const std::uint64_t bits = static_cast<std::uint64_t>(text.size()) * 8;
+    m += static_cast<char>(0x80);
+    while (m.size() % 64 != 56)
+        m += '\0';
+    for (int i = 7; i >= 0; --i)
+        m += static_cast<char>((bits >> (8 * i)) & 0xFF);
+    for (std::size_t chunk = 0; chunk < m.size(); chunk += 64) {
+        std::uint32_t w[64];
+        for (int i = 0; i < 16; ++i) {
+            const auto byte = [&](int j) {
+                return static_cast<std::uint32_t>(static_cast<unsigned char>(m[chunk + 4 * i + j]));
+            };
+            w[i] = (byte(0) << 24) | (byte(1) << 16) | (byte(2) << 8) | byte(3);
+        }
+        for (int i = 16; i < 64; ++i) {
+            const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+            const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+        }
+        std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+        for (int i = 0; i < 64; ++i) {
+            const std::uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+            const std::uint32_t ch = (e & f) ^ (~e & g);
+            const std::uint32_t t1 = hh + S1 + ch + k[i] + w[i];
+            const std::uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+            const std::uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+            const std::uint32_t t2 = S0 + maj;
+            hh = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
+        }
+        h[0] += a;
+        h[1] += b;
+        h[2] += c;
+        h[3] += d;
+        h[4] += e;
+        h[5] += f;
+        h[6] += g;
+        h[7] += hh;
+    }
+    char out[65];
+    for (int i = 0; i < 8; ++i)
+        std::snprintf(out + 8 * i, 9, "%08x", h[i]);
+    return std::string(out, 64);
+}
+
+}  // namespace tilescope::lab
