@@ -17,6 +17,19 @@ as they run).
 With --url and --token it loads a server already running (its memory is then
 not measured). Each student is a client of its own (X-Forwarded-For, and the
 server started with --behind-proxy), as a class behind one proxy is.
+
+With --roster the server is started as a lab (docs/serve.md, The lab): a
+roster of the students, each sending with their own link's token, every check
+recorded in the lab's database. --mix F sends a fraction F of the students a
+kernel with a bug instead (a race, an access out of bounds: tests/own/broken's
+missing_syncthreads and oob_read_no_ghost_test, varied the same way), whose
+right answer is "problems". --backend and --sandbox are the server's. The
+numbers then include each kernel's own time on the backend (kernel_ms, the
+median and the largest) and the verdicts by kernel.
+
+    scripts/serve-load.py --tilescope build/app/tilescope --roster --students 200 --seconds 60 \
+        --backend cuda --sandbox required --mix 0.3
+
 Standard library only. Exit status 0 when every request was answered right.
 """
 
@@ -28,20 +41,33 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOOD = os.path.join(SOURCE_DIR, "tests", "own", "good")
+BROKEN = os.path.join(SOURCE_DIR, "tests", "own", "broken")
+# Kernels with a bug a student writes, each answered "problems".
+BUGS = ("missing_syncthreads.cu", "oob_read_no_ghost_test.cu")
 
 
-def kernels(n):
-    """n different (kernel text, size, radius) of the good kernels."""
+def kernels(n, mix=0.0):
+    """n different (kernel text, size, radius, the verdict it deserves): the
+    good kernels, and a fraction `mix` of them (spread evenly) with a bug."""
     files = sorted(f for f in os.listdir(GOOD) if f.endswith(".cu"))
     out = []
+    bugs = 0
     for i in range(n):
-        name = files[i % len(files)]
-        with open(os.path.join(GOOD, name), encoding="utf-8") as f:
+        buggy = mix > 0 and int((i + 1) * mix) > bugs
+        if buggy:
+            name = BUGS[bugs % len(BUGS)]
+            bugs += 1
+            path = os.path.join(BROKEN, name)
+        else:
+            name = files[i % len(files)]
+            path = os.path.join(GOOD, name)
+        with open(path, encoding="utf-8") as f:
             text = f.read()
         # Student i's own touches: a comment, blank lines and spaces, a constant.
         text = "// student %03d, submission %d\n" % (i, i * 7919 % 1000) + text.replace("\n\n", "\n" + " " * (i % 5) + "\n\n", 1)
@@ -49,7 +75,7 @@ def kernels(n):
         one_d = name.startswith("conv1d")
         radius = 1 + i % 3
         size = str(800 + 8 * i) if one_d else "%dx%d" % (24 + i % 17, 20 + i % 13)
-        out.append((name, text, size, radius))
+        out.append((name, text, size, radius, "problems" if buggy else "clean"))
     return out
 
 
@@ -62,6 +88,16 @@ def peak_kb(pid, key="VmHWM"):
         return 0
 
 
+def recorded_checks(db):
+    """How many checks the lab's database holds (sqlite3 of Python's own library)."""
+    try:
+        import sqlite3
+        with sqlite3.connect("file:%s?mode=ro" % db, uri=True) as c:
+            return c.execute("SELECT COUNT(*) FROM checks").fetchone()[0]
+    except Exception as e:  # noqa: BLE001 -- reported, not fatal
+        return "unread: %s" % e
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tilescope", help="start this tilescope's server (else --url)")
@@ -70,15 +106,27 @@ def main():
     parser.add_argument("--students", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60.0, help="the submissions are spread over this long")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--roster", action="store_true", help="a lab: a roster, one token per student, a database")
+    parser.add_argument("--mix", type=float, default=0.0, help="the fraction of students whose kernel has a bug")
+    parser.add_argument("--backend", default="cpu", help="the server's backend (cpu, cuda, auto)")
+    parser.add_argument("--sandbox", default="auto", help="the server's sandbox (off, auto, required)")
     parser.add_argument("--json", help="write the numbers here too")
     args = parser.parse_args()
 
     server = None
+    tokens = [args.token] * args.students
+    lab = tempfile.mkdtemp(prefix="serve-load-") if args.roster else None
     if args.tilescope:
-        server = subprocess.Popen([args.tilescope, "serve", "--host", "127.0.0.1", "--port", "0", "--token", args.token,
-                                   "--workers", str(args.workers), "--queue", str(max(64, args.students)),
-                                   "--backend", "cpu", "--behind-proxy", "--sandbox", "auto"],
-                                  stdout=subprocess.PIPE, text=True)
+        command = [args.tilescope, "serve", "--host", "127.0.0.1", "--port", "0", "--workers", str(args.workers),
+                   "--queue", str(max(64, args.students)), "--backend", args.backend, "--sandbox", args.sandbox]
+        if lab:
+            roster = os.path.join(lab, "roster.csv")
+            with open(roster, "w", encoding="utf-8") as f:
+                f.write("id,name\n" + "".join("s%03d,Student %d\n" % (i, i) for i in range(args.students)))
+            command += ["--roster", roster, "--db", os.path.join(lab, "lab.sqlite")]
+        else:
+            command += ["--token", args.token, "--behind-proxy"]
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         line = server.stdout.readline()
         match = re.search(r"http://([\d.]+):(\d+)/", line)
         if not match:
@@ -86,6 +134,11 @@ def main():
             sys.exit("serve-load: the server printed no URL: " + line)
         host, port = match.group(1), int(match.group(2))
         threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
+        if lab:
+            with open(os.path.join(lab, "roster.links.csv"), encoding="utf-8") as f:
+                links = {line.split(",")[0]: line.strip().rsplit("#token=", 1)[1]
+                         for line in f.read().splitlines()[1:] if "#token=" in line}
+            tokens = [links["s%03d" % i] for i in range(args.students)]
     elif args.url:
         match = re.match(r"http://([^:/]+):(\d+)", args.url)
         host, port = match.group(1), int(match.group(2))
@@ -112,26 +165,28 @@ def main():
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
 
-    work = kernels(args.students)
+    work = kernels(args.students, args.mix)
     results = [None] * len(work)
     start = time.time()
 
     def student(i):
-        name, text, size, radius = work[i]
+        name, text, size, radius, deserved = work[i]
         time.sleep(max(0.0, start + i * args.seconds / len(work) - time.time()))
         sent = time.time()
-        body = json.dumps({"kernel": text, "size": size, "radius": radius, "backend": "cpu"})
+        body = json.dumps({"kernel": text, "size": size, "radius": radius, "backend": args.backend})
+        headers = {"Authorization": "Bearer " + tokens[i], "Content-Type": "application/json"}
+        if not lab:
+            headers["X-Forwarded-For"] = "10.0.%d.%d" % (i // 250, i % 250 + 1)
         try:
             c = http.client.HTTPConnection(host, port, timeout=300)
-            c.request("POST", "/api/check", body=body, headers={
-                "Authorization": "Bearer " + args.token, "Content-Type": "application/json",
-                "X-Forwarded-For": "10.0.%d.%d" % (i // 250, i % 250 + 1)})
+            c.request("POST", "/api/check", body=body, headers=headers)
             r = c.getresponse()
             answer = json.loads(r.read())
             c.close()
-            results[i] = (r.status, answer.get("status"), time.time() - sent, name, size, radius)
+            results[i] = (r.status, answer.get("status"), time.time() - sent, name, size, radius, deserved,
+                          answer.get("kernel_ms"), answer.get("backend") or answer.get("executor"))
         except Exception as e:  # noqa: BLE001 -- a lost request is what this script counts
-            results[i] = (0, "lost: %s" % e, time.time() - sent, name, size, radius)
+            results[i] = (0, "lost: %s" % e, time.time() - sent, name, size, radius, deserved, None, None)
 
     threads = [threading.Thread(target=student, args=(i,)) for i in range(len(work))]
     for t in threads:
@@ -146,17 +201,31 @@ def main():
         server.wait(timeout=30)
 
     latencies = sorted(r[2] for r in results)
-    right = [r for r in results if r[0] == 200 and r[1] == "clean"]
-    wrong = [r for r in results if not (r[0] == 200 and r[1] == "clean")]
+    right = [r for r in results if r[0] == 200 and r[1] == r[6]]
+    wrong = [r for r in results if not (r[0] == 200 and r[1] == r[6])]
     p95 = latencies[min(len(latencies) - 1, int(round(0.95 * len(latencies) + 0.5)) - 1)]
     numbers = {"students": len(work), "spread_s": args.seconds, "workers": args.workers,
                "answered_right": len(right), "lost_or_wrong": len(wrong),
                "median_s": round(statistics.median(latencies), 3), "p95_s": round(p95, 3),
                "max_s": round(latencies[-1], 3), "wall_s": round(wall, 1),
-               "server_peak_mb": round(server_peak / 1024, 1), "worker_peak_mb": round(worker_peak[0] / 1024, 1)}
+               "server_peak_mb": round(server_peak / 1024, 1), "worker_peak_mb": round(worker_peak[0] / 1024, 1),
+               "backend": args.backend, "sandbox": args.sandbox, "roster": bool(lab)}
+    kernel_ms = sorted(r[7] for r in results if isinstance(r[7], (int, float)))
+    if kernel_ms:
+        numbers["kernel_ms_median"] = round(statistics.median(kernel_ms), 3)
+        numbers["kernel_ms_max"] = round(kernel_ms[-1], 3)
+    by_kernel = {}
+    for r in results:
+        key = "%s -> %s" % (r[3], r[6])
+        got = by_kernel.setdefault(key, {})
+        got[str(r[1])] = got.get(str(r[1]), 0) + 1
+    numbers["verdicts"] = by_kernel
+    if lab:
+        numbers["recorded"] = recorded_checks(os.path.join(lab, "lab.sqlite"))
     print(json.dumps(numbers))
     for r in wrong[:10]:
-        print("  not answered right: %s %s (%s, %s, r=%s)" % (r[0], r[1], r[3], r[4], r[5]), file=sys.stderr)
+        print("  not answered right: %s %s (%s, %s, r=%s; deserves %s)" % (r[0], r[1], r[3], r[4], r[5], r[6]),
+              file=sys.stderr)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(numbers, f, indent=2)
