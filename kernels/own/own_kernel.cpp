@@ -162,29 +162,42 @@ std::vector<std::string> environmentWith(const std::string& name, const std::str
     return env;
 }
 
-// Runs `argv` (and `environment`, when given, instead of this process's,
-// and `limits` between fork and exec); waits, ending it at the time limit or
-// on cancel (first a stop, which the worker answers by writing where it
-// was, then SIGKILL to its process group).
-Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double timeLimit,
-               const std::atomic<bool>* cancel, const std::vector<std::string>* environment = nullptr,
-               const ChildLimits& limits = {}) {
-    Ended e;
+// A child runChild started: its process, the caller's ends of its pipes, and
+// the files its output is kept in.
+struct ChildProcess {
+    pid_t pid = -1;
     int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, stopPipe[2] = {-1, -1}, execPipe[2] = {-1, -1};
-    auto closeAll = [&] {
+    int outFile = -1, errFile = -1;
+    base::Stopwatch running;  // from the fork
+
+    void closeAll() {
         for (int* p : {outPipe, errPipe, stopPipe, execPipe})
             for (int i : {0, 1})
                 if (p[i] >= 0)
                     close(p[i]), p[i] = -1;
-    };
+    }
+};
+
+// runChild's first step: the pipes and the files, and the child forked,
+// its walls up and `argv` executed. False, with e.startError, when it did
+// not start (what was opened is closed again).
+bool startChild(const std::vector<std::string>& argv, const ChildIo& io,
+                const std::vector<std::string>* environment, const ChildLimits& limits, ChildProcess& child,
+                Ended& e) {
+    int (&outPipe)[2] = child.outPipe;
+    int (&errPipe)[2] = child.errPipe;
+    int (&stopPipe)[2] = child.stopPipe;
+    int (&execPipe)[2] = child.execPipe;
     if (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0 || pipe2(execPipe, O_CLOEXEC) != 0 ||
         (io.stopPipe && pipe2(stopPipe, O_CLOEXEC) != 0)) {
         e.startError = argv[0] + ": no pipe: " + std::strerror(errno);
-        closeAll();
-        return e;
+        child.closeAll();
+        return false;
     }
-    const int outFile = open(io.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-    const int errFile = open(io.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int outFile = child.outFile =
+        open(io.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    const int errFile = child.errFile =
+        open(io.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     // Everything the child needs, made before fork: after it, no allocation.
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -195,8 +208,8 @@ Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double t
         env.push_back(nullptr);
     }
     char* const* envp = environment ? env.data() : environ;
-    const base::Stopwatch running;
-    const pid_t pid = fork();
+    child.running.restart();
+    const pid_t pid = child.pid = fork();
     if (pid == 0) {
         // Its own process group, so that an ending takes the compiler's children too.
         setpgid(0, 0);
@@ -222,12 +235,12 @@ Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double t
     }
     if (pid < 0) {
         e.startError = argv[0] + ": " + std::strerror(errno);
-        closeAll();
+        child.closeAll();
         if (outFile >= 0)
             close(outFile);
         if (errFile >= 0)
             close(errFile);
-        return e;
+        return false;
     }
     setpgid(pid, pid);
     for (int* p : {outPipe, errPipe, execPipe})
@@ -240,14 +253,27 @@ Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double t
     if (read(execPipe[0], &execError, sizeof execError) == static_cast<ssize_t>(sizeof execError)) {
         waitpid(pid, &e.status, 0);
         e.startError = argv[0] + ": " + std::strerror(execError);
-        closeAll();
+        child.closeAll();
         if (outFile >= 0)
             close(outFile);
         if (errFile >= 0)
             close(errFile);
-        return e;
+        return false;
     }
     e.started = true;
+    return true;
+}
+
+// Its second step: waits for the child, keeping what it writes, and ends it
+// at the time limit or on cancel.
+void superviseChild(ChildProcess& child, const ChildIo& io, double timeLimit, const std::atomic<bool>* cancel,
+                    Ended& e) {
+    const pid_t pid = child.pid;
+    int (&outPipe)[2] = child.outPipe;
+    int (&errPipe)[2] = child.errPipe;
+    const int (&stopPipe)[2] = child.stopPipe;
+    const int outFile = child.outFile, errFile = child.errFile;
+    const base::Stopwatch& running = child.running;
     for (int fd : {outPipe[0], errPipe[0]})
         fcntl(fd, F_SETFL, O_NONBLOCK);
     std::vector<char> buffer(64 * 1024);
@@ -338,12 +364,27 @@ Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double t
         if (errPipe[0] >= 0 && (fds[1].revents & (POLLIN | POLLHUP)))
             drain(errPipe[0], errFile, e.errBytes);
     }
-    closeAll();
+}
+
+// Runs `argv` (and `environment`, when given, instead of this process's,
+// and `limits` between fork and exec); waits, ending it at the time limit or
+// on cancel (first a stop, which the worker answers by writing where it
+// was, then SIGKILL to its process group).
+Ended runChild(const std::vector<std::string>& argv, const ChildIo& io, double timeLimit,
+               const std::atomic<bool>* cancel, const std::vector<std::string>* environment = nullptr,
+               const ChildLimits& limits = {}) {
+    Ended e;
+    ChildProcess child;
+    if (!startChild(argv, io, environment, limits, child, e))
+        return e;
+    superviseChild(child, io, timeLimit, cancel, e);
+    child.closeAll();
+    const int outFile = child.outFile, errFile = child.errFile;
     if (outFile >= 0)
         close(outFile);
     if (errFile >= 0)
         close(errFile);
-    e.millis = running.milliseconds();
+    e.millis = child.running.milliseconds();
     return e;
 }
 
