@@ -41,6 +41,12 @@ Command addServeCommand(CLI::App& app) {
     c->add_option("--db", o->db,
                   "the lab's database (SQLite), where every compile and check is kept (default with --roster: "
                   "lab.sqlite in the working folder)");
+    c->add_option("--compile-cache", o->compileCache,
+                  "a folder for compiled kernels, kept between checks (default: tilescope-kernels beside the "
+                  "database, else in the working folder; off: none)");
+    c->add_option("--compile-cache-mb", o->compileCacheMb, "the compiled kernels' megabytes at most")
+        ->check(CLI::Range(1, 1 << 20))
+        ->capture_default_str();
     c->add_option("--workers", o->workers, "kernel files compiled and run at once")->capture_default_str();
     c->add_option("--queue", o->queue, "jobs waiting at most (past it: 503 with Retry-After)")->capture_default_str();
     c->add_option("--backend", o->job.backend, "where kernels run: auto, cpu or cuda")

@@ -8,6 +8,7 @@
 #include "core/kernel_catalogue.hpp"
 #include "io/files.hpp"
 #include "io/mask_file.hpp"
+#include "own/compile_cache.hpp"
 #include "trace/trace_select.hpp"
 
 namespace tilescope::cli {
@@ -165,6 +166,7 @@ Status load(const KernelOptions& o, Loaded& loaded) {
     const KernelInfo* kernel = nullptr;
     if (!o.kernelFile.empty()) {
         own::CompileOptions options = o.compile;
+        options.cache = own::userCompileCache();
         if (!o.sandbox.empty())
             options.sandbox = own::parseSandboxMode(o.sandbox).value_or(own::SandboxMode::Auto);
         else if (!o.kernelText)

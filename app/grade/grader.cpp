@@ -12,6 +12,7 @@
 #include "api/runner.hpp"
 #include "core/kernel_catalogue.hpp"
 #include "exec/backend.hpp"
+#include "own/compile_cache.hpp"
 #include "own/own_kernel.hpp"
 #include "trace/classify.hpp"
 #include "trace/counters.hpp"
@@ -494,6 +495,7 @@ SubmissionResult gradeSubmission(const Spec& spec, const std::vector<Baseline>& 
     own::CompileOptions compile;
     compile.cancel = options.cancel;
     compile.sandbox = options.sandbox;
+    compile.cache = own::userCompileCache();
     auto kernel = own::compileKernelFile(submission.file.string(), compile);
     if (!kernel) {
         out.status = "compile_error";

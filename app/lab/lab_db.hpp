@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/sha256.hpp"
 #include "core/result.hpp"
 #include "lab/roster.hpp"
 
@@ -109,8 +110,8 @@ private:
     std::mutex m_mutex;
 };
 
-// SHA-256 of `text`, as 64 hex digits.
-std::string sha256Hex(std::string_view text);
+// SHA-256 of `text`, as 64 hex digits (base/sha256.hpp).
+using base::sha256Hex;
 
 // "2026-11-30T10:15:02.123Z", now.
 std::string utcNowMillis();

@@ -10,6 +10,7 @@
 #include "model/background_task.hpp"
 #include "model/inputs.hpp"
 #include "model/served_client.hpp"
+#include "own/compile_cache.hpp"
 #include "own/own_kernel.hpp"
 
 namespace tilescope::ui {
@@ -152,6 +153,7 @@ void KernelFile::start(bool save) {
                             own::CompileOptions options;
                             options.cancel = cancel.get();
                             options.sandbox = own::sandboxModeFromEnvironment();
+                            options.cache = own::userCompileCache();
                             own::Diagnostic diagnostic;
                             auto kernel = own::compileKernelText(path, text, options, &diagnostic);
                             outcome.seconds = base::seconds() - start;

@@ -214,6 +214,7 @@ Answer compileJob(const ApiRequest& request, const JobSettings& settings) {
     own::CompileOptions options;
     options.timeLimitSeconds = settings.compileLimitSeconds;
     options.sandbox = settings.sandbox;
+    options.cache = settings.compileCache;
     own::Diagnostic diagnostic;
     const auto started = std::chrono::steady_clock::now();
     auto kernel = own::compileKernelText(kFileName, request.kernel, options, &diagnostic);

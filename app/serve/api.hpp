@@ -6,12 +6,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/image.hpp"
+#include "own/compile_cache.hpp"
 #include "own/sandbox.hpp"
 
 namespace tilescope::serve {
@@ -29,6 +31,8 @@ struct JobSettings {
     double compileLimitSeconds = 30.0;  // the translation and the compiler
     // The sandbox each job's translation, compile and run go in (own/sandbox.hpp).
     own::SandboxMode sandbox = own::SandboxMode::Required;
+    // Libraries compiled before; none: each job runs the compiler.
+    std::shared_ptr<const own::CompileCache> compileCache;
 };
 
 struct ApiRequest {

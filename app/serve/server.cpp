@@ -26,6 +26,7 @@
 #include "exec/backend.hpp"
 #include "lab/lab_db.hpp"
 #include "lab/roster.hpp"
+#include "own/compile_cache.hpp"
 #include "serve/limits.hpp"
 
 #ifndef TILESCOPE_VERSION_STRING
@@ -292,6 +293,24 @@ int runServer(const ServeOptions& o) {
         std::fprintf(stderr, "tilescope serve: %s\n", said.c_str());
     }
 
+    // Compiled kernels kept in the server's folder: a student's repeated
+    // check, /api/compile then /api/run, skip the compiler.
+    JobSettings settings = o.job;
+    if (o.compileCache != "off") {
+        const fs::path folder = !o.compileCache.empty() ? fs::path(o.compileCache)
+                                : labDb ? fs::path(o.db.empty() ? "lab.sqlite" : o.db).parent_path() / "tilescope-kernels"
+                                        : fs::path("tilescope-kernels");
+        auto cache = std::make_shared<const own::CompileCache>(
+            folder, static_cast<std::uintmax_t>(std::max(1, o.compileCacheMb)) << 20);
+        if (cache->usable())
+            settings.compileCache = cache;
+        else
+            std::fprintf(stderr,
+                         "tilescope serve: %s: cannot keep compiled kernels there (a folder this user alone may "
+                         "write); every check compiles\n",
+                         folder.c_str());
+    }
+
     JobQueue jobs(o.workers, o.queue);
     RateLimiter limiter(o.ratePerMinute / 60.0, o.burst);
     std::mutex logMutex;
@@ -439,7 +458,7 @@ int runServer(const ServeOptions& o) {
             const std::string asked = labDb ? requestJson(*request, job) : std::string();
             const std::string kernelText = labDb ? request->kernel : std::string();
             auto task = std::make_shared<std::packaged_task<Answer()>>(
-                [request = std::move(*request), settings = o.job, job] { return runJob(request, settings, job); });
+                [request = std::move(*request), settings, job] { return runJob(request, settings, job); });
             std::future<Answer> answer = task->get_future();
             if (!jobs.push([task] { (*task)(); })) {
                 send(res, errorAnswer(503, "busy", "the server's queue is full; try again shortly"));
@@ -502,6 +521,10 @@ int runServer(const ServeOptions& o) {
                {"max_kernel_bytes", kMaxKernelBytes},
                {"event_budget", o.job.eventBudget},
                {"time_limit_s", o.job.timeLimitSeconds}};
+        if (settings.compileCache)
+            j["compile_cache"] = Json{{"folder", settings.compileCache->folder().string()},
+                                      {"hits", settings.compileCache->hits()},
+                                      {"misses", settings.compileCache->misses()}};
         res.set_content(j.dump(2), "application/json");
         res.set_header("Cache-Control", "no-store");
     });

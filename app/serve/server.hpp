@@ -31,6 +31,11 @@ struct ServeOptions {
     // database. Without a roster, `token` is the class's one token.
     std::string roster;  // roster.csv: one student a line, id,name
     std::string db;      // the lab's SQLite file; empty: lab.sqlite in the working folder when there is a roster
+    // Compiled kernels kept between checks (own/compile_cache.hpp): this
+    // folder; empty: tilescope-kernels beside the database, else in the
+    // working folder; "off": none.
+    std::string compileCache;
+    int compileCacheMb = 512;
     JobSettings job;
 };
 

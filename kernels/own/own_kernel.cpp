@@ -29,6 +29,7 @@
 #include "core/planner.hpp"
 #include "exec/backend.hpp"
 #include "exec/barrier_check.hpp"
+#include "own/compile_cache.hpp"
 #include "own/sandbox.hpp"
 #include "own/worker_protocol.hpp"
 #include "reference/reference.hpp"
@@ -690,6 +691,24 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
     stopwatch.restart();
     // -g1: line tables, so that a crash or a stop names the student's line.
     const std::vector<std::string> flags = {"-std=c++20", "-O1", "-g1", "-fPIC", "-ffp-contract=off", "-w"};
+    // What the app and the trace call this kernel and its arrays.
+    auto compiled = [&]() -> Result<std::shared_ptr<const OwnKernel>> {
+        kernel->entry.emplace(describeKernel(kernel->translation, path, text));
+        kernel->info = &kernel->entry->info();
+        return std::shared_ptr<const OwnKernel>(std::move(kernel));
+    };
+    // The same translation compiled before by the same compiler: its library.
+    std::string cacheKey;
+    if (options.cache && options.cache->usable()) {
+        std::vector<std::pair<std::string_view, std::string_view>> headers;
+        for (const EmbeddedSource& h : ownHeaderTable()) headers.emplace_back(h.path, h.text);
+        cacheKey = CompileCache::key(kernel->translation.cpuSource, compiler, flags, headers);
+        if (options.cache->fetch(cacheKey, kernel->library)) {
+            kernel->compileMs = stopwatch.milliseconds();
+            kernel->compiledFromCache = true;
+            return compiled();
+        }
+    }
     std::vector<std::string> command = {compiler};
     command.insert(command.end(), flags.begin(), flags.end());
     const std::string pch = precompiledPrelude(compiler, flags);
@@ -751,11 +770,8 @@ Result<std::shared_ptr<const OwnKernel>> compileKernelText(const std::string& pa
         }
         return badInput(message);
     }
-
-    // What the app and the trace call this kernel and its arrays.
-    kernel->entry.emplace(describeKernel(kernel->translation, path, text));
-    kernel->info = &kernel->entry->info();
-    return std::shared_ptr<const OwnKernel>(std::move(kernel));
+    if (!cacheKey.empty()) options.cache->store(cacheKey, kernel->library);
+    return compiled();
 }
 
 OwnEntryDescription describeKernel(const Translation& t, const std::string& path, const std::string& text) {

@@ -19,6 +19,8 @@
 
 namespace tilescope::own {
 
+class CompileCache;
+
 struct CompileOptions {
     // The C++ compiler; empty: $TILESCOPE_CXX, else c++, g++ or clang++ from PATH.
     std::string compiler;
@@ -28,6 +30,8 @@ struct CompileOptions {
     // every run of the kernel: the kernel remembers it for runOwnKernel.
     SandboxMode sandbox = SandboxMode::Auto;
     SandboxLimits limits;
+    // Libraries compiled before (compile_cache.hpp); none: every compile runs the compiler.
+    std::shared_ptr<const CompileCache> cache;
 };
 
 class OwnKernel;
@@ -54,6 +58,7 @@ public:
     std::string library;    // the shared object
     double translateMs = 0.0;
     double compileMs = 0.0;
+    bool compiledFromCache = false;  // the library came from the compile cache
     // Its runs' sandbox, from CompileOptions; `sandboxed` says whether its
     // compile had one (Auto where bwrap cannot run: no).
     SandboxMode sandbox = SandboxMode::Auto;
