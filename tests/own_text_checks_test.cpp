@@ -276,6 +276,9 @@ TEST(OwnTextChecks, TheCourseKernelsPassTheTextChecks) {
             if (entry.path().extension() != ".cu") continue;
             auto text = base::readFileText(entry.path(), 2'000'000);
             ASSERT_TRUE(text) << entry.path();
+            // A file refused by design (`// expect-exit: 2`: an include of
+            // cooperative_groups.h, say) is judged by its own expect lines.
+            if (text->find("// expect-exit: 2\n") == 0) continue;
             const auto refused = own::refusedPreprocessing(entry.path().filename().string(), *text);
             EXPECT_FALSE(refused) << refused->text();
             ++files;

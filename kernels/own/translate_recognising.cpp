@@ -349,6 +349,21 @@ void Translator::kernel(CXCursor c, const std::string& name, unsigned line, cons
             kp.array = true;
             kp.writable = arrayParameter(p);
             m_arrays.insert(pname);
+        } else if (cudaValueType(t)) {
+            // A launch passes N, M, P and numbers: the vector's fields as
+            // numbers, made into one in the kernel (advice that is accepted).
+            std::string vector = typeName(t);
+            if (vector.rfind("const ", 0) == 0) vector.erase(0, 6);
+            const char last = vector.empty() ? '1' : vector.back();
+            const std::string fields = last == '4' ? "x, y, z, w" : last == '3' ? "x, y, z" : last == '2' ? "x, y" : "x";
+            reject(pline, "parameter " + pname + " of " + name + " is " + typeName(t) +
+                              ": a kernel here takes float arrays and numbers; pass its fields as numbers (" +
+                              fields + ") and make the " + vector + " in the kernel: " + vector + " " + pname +
+                              " = make_" + vector + "(" + fields + ");");
+        } else if (clang_getCanonicalType(t).kind == CXType_Pointer) {
+            reject(pline, "parameter " + pname + " of " + name + " is " + typeName(t) +
+                              ": launch() passes the kernel N, M and P only, float arrays in device memory; keep "
+                              "integer data in a __shared__ int array (__shared__ int flags[256];), or pass numbers");
         } else if (!isScalar(t)) {
             reject(pline, "parameter " + pname + " of " + name + " is " + typeName(t) +
                               ": a kernel takes float arrays (const float* N, float* P) and numbers");
@@ -372,13 +387,13 @@ void Translator::kernel(CXCursor c, const std::string& name, unsigned line, cons
         std::string text;
         if (d.dynamic)
             text = "SharedArray<float> " + d.name + " = tsDynamicShared(" + std::to_string(at) + ")";
-        else if (d.rows == 1 && !m_shared2D.count(d.name))
-            text = "SharedArray<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
-                   std::to_string(d.cols) + "), " + std::to_string(d.cols) + ")";
-        else if (m_shared3D.count(d.name))
+        else if (m_shared3D.count(d.name))  // before the 1D test: s[2][1][33] has rows == 1
             text = "SharedArray3D<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
                    std::to_string(d.planes * d.rows * d.cols) + "), " + std::to_string(d.planes) + ", " +
                    std::to_string(d.rows) + ", " + std::to_string(d.cols) + ")";
+        else if (d.rows == 1 && !m_shared2D.count(d.name))
+            text = "SharedArray<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
+                   std::to_string(d.cols) + "), " + std::to_string(d.cols) + ")";
         else
             text = "SharedArray2D<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
                    std::to_string(d.rows * d.cols) + "), " + std::to_string(d.rows) + ", " +

@@ -65,6 +65,9 @@ constexpr const char* kScopedOverloadsList[] = {
     "rsqrtf", "rcbrtf", "sinpif", "cospif", "exp10f", "erfinvf", "erfcinvf", "erfcxf", "normcdff", "normcdfinvf",
     "cyl_bessel_i0f", "cyl_bessel_i1f", "j0f", "j1f", "y0f", "y1f", "jnf", "ynf", "rhypotf", "norm3df", "rnorm3df",
     "norm4df", "rnorm4df", "fdividef",
+    // The intrinsics (own_cpu_math.inl), `::__fadd_rn(a, b)` as CUDA allows.
+    "__fadd_rn", "__fsub_rn", "__fmul_rn", "__fdiv_rn", "__fmaf_rn", "__frcp_rn", "__fsqrt_rn", "__fdividef",
+    "__saturatef", "__expf", "__exp10f", "__logf", "__log2f", "__log10f", "__sinf", "__cosf", "__tanf", "__powf",
 };
 
 }  // namespace

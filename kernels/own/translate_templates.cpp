@@ -115,6 +115,14 @@ std::pair<unsigned, unsigned> templateHeader(CXTranslationUnit tu, CXCursor t) {
     return header;
 }
 
+// A type argument as one word where C++ has one: `T(x)`, a functional cast,
+// takes a single word (`unsigned(x)`, never `unsigned int(x)`), and
+// libclang spells uint32_t `unsigned int`.
+std::string oneWordType(const std::string& type) {
+    if (type == "unsigned int") return "unsigned";
+    return type;
+}
+
 }  // namespace
 
 // `last`: the last reading there will be, where a template still unused is
@@ -176,7 +184,14 @@ TemplateText instantiateTemplates(const std::string& path, CXTranslationUnit tu,
         clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(declaration)), nullptr, nullptr, nullptr,
                                    &end);
         if (!arguments) {
-            // Never used: nothing of it runs, and nothing of it is compiled.
+            // Never used: nothing of it runs, and nothing of it is compiled. A
+            // prototype's extent stops before its `;`, blanked with it (a
+            // lone `;` is a declaration of nothing, refused).
+            std::size_t after = end;
+            while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\r' ||
+                                           text[after] == '\n'))
+                ++after;
+            if (after < text.size() && text[after] == ';') end = static_cast<unsigned>(after + 1);
             if (last || scan.uses.empty()) blank(header.first, end);
             continue;
         }
@@ -207,7 +222,8 @@ TemplateText instantiateTemplates(const std::string& path, CXTranslationUnit tu,
             for (std::size_t p = 0; p < parameters.size(); ++p)
                 if (!parameters[p].empty() && spelling == parameters[p] &&
                     text.compare(offset, spelling.size(), spelling) == 0)
-                    replacements.push_back({offset, offset + static_cast<unsigned>(spelling.size()), (*arguments)[p]});
+                    replacements.push_back(
+                        {offset, offset + static_cast<unsigned>(spelling.size()), oneWordType((*arguments)[p])});
         }
         clang_disposeTokens(tu, tokens, count);
     }

@@ -21,6 +21,15 @@ What keeps a kernel well defined:
   (not correctly rounded: the GPU's and the C library's may differ);
 - fmin/fmax/min/max of floats always have a non-zero constant operand, so no
   +0/-0 tie is decided differently by the GPU's min instruction and glibc;
+- only the single-precision functions and intrinsics CUDA gives as correctly
+  rounded (fmaf, __fmaf_rn, rintf, fmodf, copysignf, __fadd_rn, ...); logbf and
+  ilogbf of a value kept finite and >= 1, lrintf and the like of a clamped
+  value, signbit never of a NaN (a NaN's sign differs between CPU and GPU);
+- fixed-width integers: a conversion to int16_t only of a value in its range
+  (to an unsigned type it is modular, as defined); int64_t expressions keep
+  their exact ranges inside the type (uint64_t may wrap); a function template is
+  called at one type, each argument cast to exactly it; __launch_bounds__ is at
+  least the block's threads;
 - arrays: every index is in range by construction (the thread's own output,
   a guarded neighbour, a clamped or modulo index, a loop over the mask);
 - race freedom: a thread writes only its own outputs P[o] and its own shared
@@ -168,7 +177,37 @@ TAGS = {
     "crlf": "CRLF line ends",
     "name-reuse": "a name that is a shared array in the kernel and a float elsewhere (a helper's parameter, "
                   "another kernel's local)",
+    "fixed-int": "int32_t, uint32_t, int16_t, uint8_t locals and casts (with or without <stdint.h> / <cstdint>)",
+    "fixed-int64": "int64_t / uint64_t locals and arithmetic, every range inside the type",
+    "vector-type": "int2, int3, float2, float4, uint3, dim3 locals made with make_int2(...) etc.; .x .y .z .w",
+    "vector-param": "a vector type (float2, int3, float4, dim3) passed by value to a __device__ helper",
+    "dim3-copy": "dim3 t = threadIdx; dim3 b = blockDim; uint3 i = blockIdx; then t.x",
+    "fmaf": "fmaf(a, b, c) and __fmaf_rn(a, b, c), in expressions and as a sum's update",
+    "math-exact": "the other correctly rounded single-precision functions: rintf, nearbyintf, fmodf, remainderf, "
+                  "copysignf, fdimf, ldexpf, scalbnf, logbf, ilogbf, nextafterf, lrintf, lroundf, isnan, signbit, ...",
+    "intrinsic-rn": "__fadd_rn, __fsub_rn, __fmul_rn, __fdiv_rn, __frcp_rn, __fsqrt_rn",
+    "intrinsic-rn-scoped": "::__fadd_rn(a, b): a correctly rounded intrinsic named with ::",
+    "shared3d": "__shared__ float s[C][T][T]: a three-dimensional shared array",
+    "shared3d-unit": "__shared__ float s[C][1][T]: a three-dimensional shared array whose middle extent is 1",
+    "shared-int": "__shared__ int / unsigned arrays (flags, counts), own slots written, read as integers",
+    "launch-bounds": "__global__ void __launch_bounds__(256) k(...) and __launch_bounds__(256, 2)",
+    "template-kernel": "a kernel template (template <typename T>, template <int BDIM>) instantiated at its launch "
+                       "(k<float><<<...>>>)",
+    "template-helper": "a __device__ function template called with deduced arguments (twice_t(x))",
+    "template-prototype": "a __device__ function template declared ahead, called, and defined after the kernel",
+    "template-unused": "a __device__ function template declared ahead and never called (defined after, or not)",
 }
+
+# Vector types a local may have: (type, maker, member type, members).
+VECTOR_TYPES = {
+    "int2": ("make_int2", "int", "xy"),
+    "int3": ("make_int3", "int", "xyz"),
+    "uint3": ("make_uint3", "unsigned", "xyz"),
+    "float2": ("make_float2", "float", "xy"),
+    "float4": ("make_float4", "float", "xyzw"),
+    "dim3": (None, "unsigned", "xyz"),
+}
+INT64_MIN, INT64_MAX, U64MAX = -2 ** 63, 2 ** 63 - 1, 2 ** 64 - 1
 
 
 def is_int(t):
@@ -205,6 +244,18 @@ def as_int(lo, hi):
     if lo > INT_MAX:
         return lo - 2 ** 32, hi - 2 ** 32
     return INT_MIN, INT_MAX
+
+
+def div_mod_range(op, alo, ahi, blo, bhi):
+    """The range of a / b or a % b (C's truncating division) for b in [blo, bhi], blo >= 1."""
+    if op == "/":
+        if alo >= 0:
+            return alo // bhi, ahi // blo
+        return min(alo, 0), max(ahi, 0)
+    m = bhi - 1
+    if alo >= 0:
+        return 0, min(ahi, m)
+    return -min(m, -alo), min(m, max(ahi, 0))
 
 
 class X:
@@ -277,6 +328,35 @@ class Var:
         return X(self.name, self.ty, mag=self.mag, tags=self.tags)
 
 
+class Member:
+    """One member of a vector local: its type, its range (integers) or magnitude (floats)."""
+
+    def __init__(self, ty, lo=0, hi=0, mag=1.0):
+        self.ty = ty
+        self.lo, self.hi = lo, hi
+        self.mag = mag
+
+
+class SharedInts:
+    """A __shared__ int or unsigned array: own slots written, every value within [lo - budget, hi + budget]."""
+
+    def __init__(self, name, ty, dims, own, neighbours, decl):
+        self.name = name
+        self.ty = ty
+        self.dims = dims
+        self.own = own
+        self.neighbours = neighbours
+        self.decl = decl
+        self.lo, self.hi = (-1000, 1000) if ty == "int" else (0, 1000)
+        self.budget = 1000
+        self.drift = 0
+
+    def ref(self, index):
+        if self.dims == 1:
+            return "%s[%s]" % (self.name, index)
+        return "%s[%s][%s]" % (self.name, index[0], index[1])
+
+
 class Place:
     """Something writable that is an array element: P[o], or a shared array's own slot."""
 
@@ -304,7 +384,7 @@ class SharedArray:
     def ref(self, index):
         if self.dims == 1:
             return "%s[%s]" % (self.name, index)
-        return "%s[%s][%s]" % (self.name, index[0], index[1])
+        return self.name + "".join("[%s]" % i for i in index)
 
 
 class Ctx:
@@ -373,6 +453,13 @@ class Generator:
         self.p_texts = []
         self.p_place = None
         self.row_col = None
+        self.shared_ints = []       # __shared__ int / unsigned arrays, once their own slots are written
+        self.vec_helpers = []       # __device__ helpers taking a vector type
+        self.tmpl_helpers = []      # __device__ function templates
+        self.tkernel = None         # the kernel's template parameters: [("typename", "T", "float"), ...]
+        self.ttype = None           # the type T stands for, where the kernel is a template <typename T>
+        self.bdim = None            # the value of BDIM, where the kernel is a template <int BDIM>
+        self.targs = ""             # its template arguments at the launch: "<float>"
 
     # [SECTION] small helpers
 
@@ -509,7 +596,22 @@ class Generator:
             opts.append((3, lambda: self.pick(self.builtin_ints)()))
         if self.int_macros:
             opts.append((1, lambda: self.pick(self.int_macros)))
+        vec_ints = self.vec_members_of(True)
+        if vec_ints:
+            opts.append((3, lambda: self.vec_member(*self.pick(vec_ints))))
+        if self.shared_ints and not ctx.helper:
+            opts.append((2, lambda: self.read_shared_int(ctx)))
         return self.weighted(opts)()
+
+    def read_shared_int(self, ctx):
+        arr = self.pick(self.shared_ints)
+        if ctx.shared_neighbours and arr.neighbours and self.chance(0.6):
+            idx = self.pick(arr.neighbours)
+        else:
+            idx = self.pick(arr.own)
+        lo = arr.lo - arr.budget if arr.ty == "int" else 0
+        tags = {"shared-int"} | ({"unsigned"} if arr.ty == "unsigned" else set())
+        return X(arr.ref(idx), arr.ty, lo, arr.hi + arr.budget, tags=tags)
 
     def gen_int(self, ctx, depth=2, lo=INT_MIN, hi=INT_MAX):
         """An integral expression whose value lies in [lo, hi] (as an int)."""
@@ -532,7 +634,19 @@ class Generator:
             (1 if self.helpers_int(ctx) else 0, "helper"),
             (1 if (self.allowed("macro-expr") and not ctx.helper) else 0, "macro"),
             (1, "neg"),
+            (0.5 if self.allowed("fixed-int") else 0, "fixed-cast"),
+            (0.4 if self.allowed("fixed-int64") else 0, "i64"),
+            (1 if (self.vec_helpers and not ctx.helper) else 0, "vhelper"),
+            (1 if (self.tmpl_helpers and not ctx.helper) else 0, "thelper"),
         ])
+        if kind == "fixed-cast":
+            return self.fixed_cast(ctx, depth - 1)
+        if kind == "i64":
+            return self.i64_to_int(ctx, depth - 1)
+        if kind == "vhelper":
+            return self.call_vec_helper(ctx, True)
+        if kind == "thelper":
+            return self.call_template_helper(ctx, True, depth - 1)
         if kind == "arith":
             op = self.pick(["+", "-", "*", "+", "-"])
             return self.ibin(op, self._gen_int(ctx, depth - 1), self._gen_int(ctx, depth - 1))
@@ -653,9 +767,12 @@ class Generator:
 
     def gen_cond(self, ctx, depth=1):
         kind = self.weighted([(4, "icmp"), (3, "fcmp"), (1, "logic"), (1, "not"), (1, "int"),
-                              (1 if self.allowed("elem-cond") else 0, "elem")])
+                              (1 if self.allowed("elem-cond") else 0, "elem"),
+                              (1 if self.allowed("math-exact") else 0, "classify")])
         if depth <= 0:
             kind = self.pick(["icmp", "fcmp"])
+        if kind == "classify":
+            return self.classify_cond(ctx)
         if kind == "elem":
             e = self.element_read(ctx)
             if e is not None:
@@ -734,6 +851,9 @@ class Generator:
                 opts.append((1, lambda: self.pick(self.float_params).expr()))
         if self.float_macros and not ctx.helper:
             opts.append((1, lambda: self.pick(self.float_macros)))
+        vec_floats = self.vec_members_of(False)
+        if vec_floats:
+            opts.append((3, lambda: self.vec_member(*self.pick(vec_floats))))
         return self.weighted(opts)()
 
     def gen_float(self, ctx, depth=2):
@@ -750,7 +870,21 @@ class Generator:
             (8, "arith"), (2, "div"), (1, "neg"), (3, "ternary"), (1 if self.allowed("cast") else 0, "cast"),
             (4, "math"), (1 if self.helpers_float(ctx) else 0, "helper"),
             (1 if (self.allowed("macro-expr") and not ctx.helper) else 0, "macro"), (1, "int"),
+            (0.7 if self.allowed("fmaf") else 0, "fma"), (0.7 if self.allowed("intrinsic-rn") else 0, "rn"),
+            (1 if (self.vec_helpers and not ctx.helper) else 0, "vhelper"),
+            (1 if (self.tmpl_helpers and not ctx.helper) else 0, "thelper"),
+            (0.3 if self.allowed("fixed-int64") else 0, "i64"),
         ])
+        if kind == "fma":
+            return self.fma_call(ctx, depth - 1)
+        if kind == "rn":
+            return self.rn_call(ctx, depth - 1)
+        if kind == "vhelper":
+            return self.call_vec_helper(ctx, False)
+        if kind == "thelper":
+            return self.call_template_helper(ctx, False, depth - 1)
+        if kind == "i64":
+            return self.i64_to_float(ctx, depth - 1)
         if kind == "arith":
             a, b = self._gen_float(ctx, depth - 1), self._gen_float(ctx, depth - 1)
             if a is None or b is None:
@@ -787,10 +921,13 @@ class Generator:
                 return None
             t = "double" if (self.allowed("double-local") and self.chance(0.3)) else "float"
             form = self.pick(["(%s)%s", "%s(%s)", "static_cast<%s>(%s)"])
+            tt = t
+            if self.ttype == t and not ctx.helper and self.chance(0.5):
+                tt = "T"  # the kernel template's type parameter
             if form == "(%s)%s":
-                text = "(%s)%s" % (t, a.text if a.text.startswith("(") else "(%s)" % a.text)
+                text = "(%s)%s" % (tt, a.text if a.text.startswith("(") else "(%s)" % a.text)
             else:
-                text = form % (t, a.text)
+                text = form % (tt, a.text)
             tags = a.tags | {"cast"} | ({"double-local"} if t == "double" else set())
             return X(text, t, mag=a.mag, tags=tags)
         if kind == "math":
@@ -916,12 +1053,16 @@ class Generator:
             kinds += [(2, "abs")]
         if self.allowed("minmax-float"):
             kinds += [(2, "minmax")]
+        if self.allowed("math-exact"):
+            kinds += [(3, "exact")]
         if not kinds:
             return self._gen_float(ctx, depth)
         kind = self.weighted(kinds)
         a = self._gen_float(ctx, depth)
         if a is None:
             return None
+        if kind == "exact":
+            return self.exact_call(a)
         if kind == "f1":
             f = self.pick(["fabsf", "floorf", "ceilf", "truncf", "roundf"])
             self.use("math-f")
@@ -969,6 +1110,557 @@ class Generator:
         t = arith_type(a.ty, k.ty)
         args = (a.text, k.text) if self.chance(0.5) else (k.text, a.text)
         return X("%s(%s, %s)" % ((f,) + args), t, mag=max(a.mag, k.mag), tags=tags | {"minmax-float"})
+
+    # [SECTION] fixed-width integers, int64_t / uint64_t, vector types, intrinsics
+
+    def fixed_cast(self, ctx, depth):
+        """A cast to a fixed-width integer type: (uint8_t)(e) (modular, as every unsigned conversion),
+        (int16_t)(e) of an e in range (a signed conversion out of range is the implementation's), ..."""
+        a = self._gen_int(ctx, depth)
+        if a is None:
+            return None
+        kinds = ["uint8_t", "int16_t", "int32_t", "uint16_t"] + (["uint32_t"] if self.allowed("unsigned") else [])
+        kind = self.pick(kinds)
+        form = self.pick(["(%s)(%s)", "static_cast<%s>(%s)", "%s(%s)"])
+        text = form % (kind, a.text)
+        tags = a.tags | {"fixed-int", "cast"}
+        lo, hi = (a.lo, a.hi) if a.ty == "unsigned" else a.rng_in("int")
+        if kind in ("uint8_t", "uint16_t"):
+            m = 255 if kind == "uint8_t" else 65535
+            if not (0 <= lo and hi <= m):
+                lo, hi = 0, m
+            self.use("fixed-int")
+            return X(text, "int", lo, hi, tags=tags)  # promoted to int wherever it is used
+        if kind == "int16_t":
+            lo, hi = a.rng_in("int")
+            if lo < -32768 or hi > 32767:
+                return None
+            self.use("fixed-int")
+            return X(text, "int", lo, hi, tags=tags)
+        self.use("fixed-int")
+        if kind == "int32_t":
+            lo, hi = a.rng_in("int")
+            return X(text, "int", lo, hi, tags=tags)
+        lo, hi = a.rng_in("unsigned")
+        self.use("unsigned")
+        return X(text, "unsigned", lo, hi, tags=tags | {"unsigned"})
+
+    def fixed_int_decl(self, ctx, out, indent, name):
+        kinds = ["int32_t", "int16_t", "uint8_t"] + (["uint32_t"] if self.allowed("unsigned") else [])
+        kind = self.pick(kinds)
+        if kind == "int32_t":
+            e = self.gen_int(ctx, 2, -100000, 100000)
+            lo, hi = e.rng_in("int")
+            ty = "int"
+        elif kind == "int16_t":
+            e = self.gen_int(ctx, 2, -32768, 32767)
+            lo, hi = e.rng_in("int")
+            ty = "int"
+        elif kind == "uint8_t":
+            e = self.gen_int(ctx, 2)  # any value: converted modulo 256
+            lo, hi = (e.lo, e.hi) if e.ty == "unsigned" else e.rng_in("int")
+            if not (0 <= lo and hi <= 255):
+                lo, hi = 0, 255
+            ty = "int"
+        else:
+            e = self.gen_int(ctx, 2)
+            lo, hi = e.rng_in("unsigned")
+            ty = "unsigned"
+            self.use("unsigned")
+        self.use("fixed-int")
+        const = "const " if self.chance(0.15) else ""
+        self.line(out, indent, "%s%s %s = %s;" % (const, kind, name, e.text))
+        self.declare(Var(name, ty, lo, hi, tags={"fixed-int"}))  # its C++ type may be narrower than int
+        return True
+
+    # int64_t and uint64_t: expressions of their own, exact ranges, never overflowing int64_t
+    # (uint64_t wraps, as defined); an int comes out of them by % or when the range fits.
+
+    @staticmethod
+    def c64(t):
+        return "int64_t" if t == "int64" else "uint64_t"
+
+    def to64(self, e, t):
+        """The range of e (an integer of any width) converted to t, or None when the conversion is the
+        implementation's (a uint64_t above INT64_MAX to int64_t)."""
+        if e.ty in ("int64", "uint64"):
+            lo, hi = e.lo, e.hi
+        elif e.ty == "unsigned":
+            lo, hi = e.lo, e.hi
+        else:
+            lo, hi = e.rng_in("int") if e.ty != "bool" else (0, 1)
+        if t == "int64":
+            if hi > INT64_MAX:
+                return None
+            return lo, hi
+        if lo >= 0:
+            return lo, hi
+        if hi < 0:
+            return lo + 2 ** 64, hi + 2 ** 64
+        return 0, U64MAX
+
+    def i64_leaf(self, ctx, t):
+        vs = [v for v in self.visible() if v.ty == t]
+        kind = self.weighted([(3 if vs else 0, "var"), (3, "cast"), (1, "lit")])
+        if kind == "var":
+            v = self.pick(vs)
+            return X(v.name, t, v.lo, v.hi, mag=1.0, tags={"fixed-int64"})
+        if kind == "lit":
+            v = self.pick([1000003, 65537, 4294967296, 1 << 40, 123456789012, 3])
+            return X("(%s)%d" % (self.c64(t), v), t, v, v, mag=1.0, tags={"fixed-int64", "cast"})
+        e = self._gen_int(ctx, 1)
+        if e is None:
+            return None
+        r = self.to64(e, t)
+        if r is None:
+            return None
+        text = e.text if e.text.startswith("(") else "(%s)" % e.text
+        return X("(%s)%s" % (self.c64(t), text), t, r[0], r[1], mag=1.0, tags=e.tags | {"fixed-int64", "cast"})
+
+    def gen_i64(self, ctx, depth, t=None):
+        if t is None:
+            t = "uint64" if (self.allowed("unsigned") and self.chance(0.3)) else "int64"
+        for _ in range(8):
+            e = self._gen_i64(ctx, depth, t)
+            if e is not None:
+                self.use("fixed-int64")
+                return e
+        self.use("fixed-int64")
+        return X("(%s)7" % self.c64(t), t, 7, 7, mag=1.0, tags={"fixed-int64", "cast"})
+
+    def _gen_i64(self, ctx, depth, t):
+        if depth <= 0 or self.chance(0.3):
+            return self.i64_leaf(ctx, t)
+        op = self.pick(["+", "-", "*", "*", "/", "%", ">>"] + (["<<"] if t == "uint64" else []))
+        a = self._gen_i64(ctx, depth - 1, t)
+        if a is None:
+            return None
+        if op in ("<<", ">>"):
+            c = self.rng.randint(1, 40)
+            lo, hi = (a.lo >> c, a.hi >> c) if op == ">>" else (a.lo << c, a.hi << c)
+            if hi > U64MAX:
+                lo, hi = 0, U64MAX
+            return X("(%s %s %d)" % (a.text, op, c), t, lo, hi, mag=1.0, tags=a.tags)
+        if op in ("/", "%"):
+            d = self.rng.randint(1, 100000)
+            blo = bhi = d
+            btext = str(d) if self.chance(0.5) else "(%s)%d" % (self.c64(t), d)
+            btags = set()
+        else:
+            b = self._gen_i64(ctx, depth - 1, t) if self.chance(0.5) else self._gen_int(ctx, depth - 1)
+            if b is None:
+                return None
+            r = self.to64(b, t)
+            if r is None:
+                return None
+            blo, bhi = r
+            btext, btags = b.text, b.tags
+        alo, ahi = a.lo, a.hi
+        if op == "+":
+            lo, hi = alo + blo, ahi + bhi
+        elif op == "-":
+            lo, hi = alo - bhi, ahi - blo
+        elif op == "*":
+            p = [alo * blo, alo * bhi, ahi * blo, ahi * bhi]
+            lo, hi = min(p), max(p)
+        else:
+            lo, hi = div_mod_range(op, alo, ahi, blo, bhi)
+        if t == "int64":
+            if lo < INT64_MIN or hi > INT64_MAX:
+                return None
+        elif lo < 0 or hi > U64MAX:
+            lo, hi = 0, U64MAX
+        return X("(%s %s %s)" % (a.text, op, btext), t, lo, hi, mag=1.0, tags=a.tags | btags)
+
+    def i64_to_int(self, ctx, depth):
+        e = self.gen_i64(ctx, depth)
+        tags = e.tags | {"fixed-int64", "cast"}
+        if INT_MIN <= e.lo and e.hi <= INT_MAX and self.chance(0.5):
+            return X("(int)%s" % (e.text if e.text.startswith("(") else "(%s)" % e.text), "int", e.lo, e.hi, tags=tags)
+        k = self.pick([7, 1000, 997, 65536, 100003])
+        lo, hi = div_mod_range("%", e.lo, e.hi, k, k)
+        if self.chance(0.3):
+            return X("(%s > %d)" % (e.text, self.rng.randint(-1000, 1000000)), "bool", 0, 1, tags=tags)
+        return X("(int)(%s %% %d)" % (e.text, k), "int", lo, hi, tags=tags)
+
+    def i64_to_float(self, ctx, depth):
+        e = self.gen_i64(ctx, depth)
+        tags = e.tags | {"fixed-int64", "cast"}
+        big = max(abs(e.lo), abs(e.hi))
+        kind = self.pick(["float", "mod", "double"])
+        if kind == "float" and big <= SOFT_MAG:
+            return X("(float)%s" % (e.text if e.text.startswith("(") else "(%s)" % e.text), "float", mag=float(big),
+                     tags=tags)
+        if kind == "double":
+            return X("((double)%s * 1e-12)" % (e.text if e.text.startswith("(") else "(%s)" % e.text), "double",
+                     mag=big * 1e-12 + 1e-12, tags=tags | {"double-local"})
+        return X("(float)(%s %% 100003)" % e.text, "float", mag=100003.0, tags=tags)
+
+    def int64_decl(self, ctx, out, indent, name):
+        e = self.gen_i64(ctx, 2)
+        const = "const " if self.chance(0.15) else ""
+        self.line(out, indent, "%s%s %s = %s;" % (const, self.c64(e.ty), name, e.text))
+        self.declare(Var(name, e.ty, e.lo, e.hi, kind="fixed", tags={"fixed-int64"}))
+        return True
+
+    # Vector types: locals made with make_int2(...) and friends, their members read and written.
+
+    def vec_member(self, v, m):
+        mem = v.members[m]
+        if is_int(mem.ty):
+            return X("%s.%s" % (v.name, m), mem.ty, mem.lo, mem.hi, tags=set(v.tags))
+        return X("%s.%s" % (v.name, m), mem.ty, mag=mem.mag, tags=set(v.tags))
+
+    def vec_members_of(self, want_int):
+        return [(v, m) for v in self.visible() if v.kind == "vec" for m, mem in v.members.items()
+                if is_int(mem.ty) == want_int]
+
+    def vec_args(self, ctx, vt):
+        """The arguments of vt's maker (or of dim3(...)): (texts, members)."""
+        _, mty, mems = VECTOR_TYPES[vt]
+        texts, members = [], {}
+        for m in mems:
+            if mty == "int":
+                e = self.gen_int(ctx, 1, -100000, 100000)
+                members[m] = Member("int", -100000, 100000)
+            elif mty == "unsigned":
+                e = self.gen_int(ctx, 1, 0, 100000)
+                members[m] = Member("unsigned", 0, 100000)
+            else:
+                e = self.gen_float(ctx, 1)
+                members[m] = Member("float", mag=e.mag)
+            texts.append(e.text)
+        return texts, members
+
+    def vec_temp(self, ctx, vt):
+        """A temporary of type vt: make_float2(a, b), dim3(a, b): (text, members)."""
+        texts, members = self.vec_args(ctx, vt)
+        if vt == "dim3":
+            n = self.rng.randint(1, 3)
+            for m in "xyz"[n:]:
+                members[m] = Member("unsigned", 1, 1)
+            return "dim3(%s)" % ", ".join(texts[:n]), members
+        return "%s(%s)" % (VECTOR_TYPES[vt][0], ", ".join(texts)), members
+
+    def vec_decl(self, ctx, out, indent, name):
+        types = ["int2", "int3", "float2", "float4"] + (["uint3", "dim3"] if self.allowed("unsigned") else [])
+        same = [v for v in self.visible() if v.kind == "vec" and v.ty in types]
+        self.use("vector-type")
+        if same and self.chance(0.2):
+            # A copy of another vector local.
+            src = self.pick(same)
+            self.line(out, indent, "%s %s = %s;" % (src.ty, name, src.name))
+            v = self.declare(Var(name, src.ty, kind="vec", tags={"vector-type"}))
+            v.members = {m: Member(mem.ty, mem.lo, mem.hi, mem.mag) for m, mem in src.members.items()}
+            v.writable = True
+            return True
+        vt = self.pick(types)
+        text, members = self.vec_temp(ctx, vt)
+        if vt == "dim3":
+            args = text[len("dim3("):-1]
+            form = self.pick(["dim3 %s(%s);", "dim3 %s = dim3(%s);"])
+            self.line(out, indent, form % (name, args))
+            # Members written later keep within [0, 100000]; those left out are 1.
+            members = {m: Member("unsigned", 0, 100000) for m in "xyz"}
+        else:
+            self.line(out, indent, "%s %s = %s;" % (vt, name, text))
+        v = self.declare(Var(name, vt, kind="vec", tags={"vector-type"}))
+        v.members = members
+        v.writable = True
+        return True
+
+    def dim3_copy_decl(self, ctx, out, indent, name):
+        """dim3 t = threadIdx; dim3 b = blockDim; uint3 i = blockIdx; (read-only copies)."""
+        if not self.builtin_ints or ctx.helper:
+            return False
+        bx, by, gx, gy = self.bx, self.by, self.gx, self.gy
+        ranges = {"threadIdx": [(0, bx - 1), (0, by - 1), (0, 0)], "blockDim": [(bx, bx), (by, by), (1, 1)],
+                  "blockIdx": [(0, gx - 1), (0, gy - 1), (0, 0)], "gridDim": [(gx, gx), (gy, gy), (1, 1)]}
+        src = self.pick(["threadIdx", "threadIdx", "blockDim", "blockIdx", "gridDim"])
+        ty = self.pick(["dim3", "dim3", "const dim3"] + (["uint3"] if src in ("threadIdx", "blockIdx") else []))
+        form = self.pick(["%s %s = %s;", "%s %s = %s;", "%s %s(%s);"])
+        self.line(out, indent, form % (ty, name, src))
+        self.use("dim3-copy", "unsigned")
+        v = self.declare(Var(name, ty.replace("const ", ""), kind="vec", tags={"dim3-copy", "unsigned"}))
+        v.members = {m: Member("unsigned", lo, hi) for m, (lo, hi) in zip("xyz", ranges[src])}
+        v.writable = False
+        return True
+
+    def vec_assign_stmt(self, ctx, out, indent):
+        choices = [(v, m) for v in self.visible() if v.kind == "vec" and v.writable for m in v.members]
+        if not choices:
+            return False
+        v, m = self.pick(choices)
+        mem = v.members[m]
+        if is_int(mem.ty):
+            e = self.gen_int(ctx, 2, mem.lo, mem.hi)
+            self.line(out, indent, "%s.%s = %s;" % (v.name, m, e.text))
+            return True
+        op = self.pick(["=", "+=", "="])
+        r = self.gen_float(ctx, 2)
+        self.steer(mem, op, r, ctx)
+        self.line(out, indent, "%s.%s %s %s;" % (v.name, m, op, r.text))
+        return True
+
+    # __device__ helpers taking a vector type by value: fixed forms, their results computed here.
+
+    def make_vec_helpers(self):
+        out = []
+        if not (self.allowed("vector-param") and self.allowed("vector-type")) or not self.chance(0.25):
+            return out
+        forms = ["float2", "int3", "float4", "int2"] + (["dim3"] if self.allowed("unsigned") else [])
+        for hi, vt in enumerate(self.rng.sample(forms, self.rng.randint(1, 2))):
+            name = self.pick(["vsum", "vdot", "combine", "reduce"]) + "_v%d" % hi
+            const = self.pick(["", "", "const "])
+            if vt == "float2":
+                text = "__device__ float %s(%sfloat2 v)\n{\n    return v.x * 0.5f + v.y;\n}" % (name, const)
+                h = {"ret": "float", "calc": lambda mm, ex: (0, 0, 0.5 * mm["x"].mag + mm["y"].mag)}
+            elif vt == "float4":
+                text = ("__device__ float %s(%sfloat4 v, float s)\n{\n    return v.x * s + v.y - v.z * 0.25f + v.w;\n}"
+                        % (name, const))
+                h = {"ret": "float", "extra": True,
+                     "calc": lambda mm, ex: (0, 0, mm["x"].mag * ex.mag + mm["y"].mag + mm["z"].mag + mm["w"].mag)}
+            elif vt == "int3":
+                text = "__device__ int %s(%sint3 v)\n{\n    return v.x - v.y + v.z;\n}" % (name, const)
+                h = {"ret": "int", "calc": lambda mm, ex: (mm["x"].lo - mm["y"].hi + mm["z"].lo,
+                                                          mm["x"].hi - mm["y"].lo + mm["z"].hi, 0)}
+            elif vt == "int2":
+                text = "__device__ int %s(%sint2 v)\n{\n    return v.x > v.y ? v.x : v.y;\n}" % (name, const)
+                h = {"ret": "int", "calc": lambda mm, ex: (max(mm["x"].lo, mm["y"].lo), max(mm["x"].hi, mm["y"].hi), 0)}
+            else:
+                text = "__device__ unsigned %s(%sdim3 d)\n{\n    return d.x + 2u * d.y + d.z;\n}" % (name, const)
+                h = {"ret": "unsigned", "calc": lambda mm, ex: (mm["x"].lo + 2 * mm["y"].lo + mm["z"].lo,
+                                                               mm["x"].hi + 2 * mm["y"].hi + mm["z"].hi, 0)}
+            h.update(name=name, vt=vt)
+            self.vec_helpers.append(h)
+            self.use("vector-param", "vector-type")
+            out.append(text)
+        return out
+
+    def vec_arg(self, ctx, vt):
+        """An argument of type vt: a local of it, a temporary, or (dim3) threadIdx, blockDim, ...: (text, members)."""
+        locals_ = [v for v in self.visible() if v.kind == "vec" and (v.ty == vt or (vt == "dim3" and v.ty == "uint3"))]
+        if locals_ and self.chance(0.5):
+            v = self.pick(locals_)
+            return v.name, v.members
+        if vt == "dim3" and self.builtin_ints and self.chance(0.5):
+            bx, by, gx, gy = self.bx, self.by, self.gx, self.gy
+            src = self.pick(["threadIdx", "blockDim", "blockIdx", "gridDim"])
+            r = {"threadIdx": [(0, bx - 1), (0, by - 1), (0, 0)], "blockDim": [(bx, bx), (by, by), (1, 1)],
+                 "blockIdx": [(0, gx - 1), (0, gy - 1), (0, 0)], "gridDim": [(gx, gx), (gy, gy), (1, 1)]}[src]
+            return src, {m: Member("unsigned", lo, hi) for m, (lo, hi) in zip("xyz", r)}
+        return self.vec_temp(ctx, vt)
+
+    def call_vec_helper(self, ctx, want_int):
+        hs = [h for h in self.vec_helpers if is_int(h["ret"]) == want_int]
+        if not hs or ctx.helper:
+            return None
+        h = self.pick(hs)
+        text, members = self.vec_arg(ctx, h["vt"])
+        extra = None
+        args = [text]
+        if h.get("extra"):
+            extra = self.gen_float(ctx, 1)
+            args.append(extra.text)
+        lo, hi, mag = h["calc"](members, extra)
+        tags = {"vector-param", "vector-type"} | (extra.tags if extra else set())
+        if h["ret"] == "float":
+            return X("%s(%s)" % (h["name"], ", ".join(args)), "float", mag=mag, tags=tags)
+        return X("%s(%s)" % (h["name"], ", ".join(args)), h["ret"], lo, hi, tags=tags)
+
+    # __device__ function templates, each called at one type (TileScope writes out one instance).
+
+    TEMPLATE_FORMS = {
+        "twice": ("{T} {name}({T} x)", "return x + x;", 1),
+        "sq": ("{T} {name}({T} x)", "return x * x;", 1),
+        "pick": ("{T} {name}(bool c, {T} a, {T} b)", "return c ? a : b;", 2),
+        "sum3": ("{T} {name}({T} a, {T} b, {T} c)", "return a + b + c;", 3),
+    }
+
+    def make_template_helpers(self):
+        if not self.allowed("template-helper") or not self.chance(0.2):
+            return
+        for i in range(self.rng.randint(1, 2)):
+            form = self.pick(sorted(self.TEMPLATE_FORMS))
+            ty = self.pick(["float", "float", "int"] + (["double"] if self.allowed("double-local") else []))
+            name = "%s_t%d" % (form, i)
+            proto = self.allowed("template-prototype") and self.chance(0.3)
+            self.tmpl_helpers.append({"name": name, "form": form, "ty": ty, "proto": proto,
+                                      "kw": self.pick(["typename", "typename", "class"]),
+                                      "qual": self.pick(["__device__", "__device__", "__device__ inline",
+                                                         "__device__ __forceinline__"])})
+            self.use("template-helper")
+            if proto:
+                self.use("template-prototype")
+        if self.allowed("template-unused") and self.chance(0.15):
+            # Declared ahead and never called: defined after the kernel, or never.
+            self.tmpl_helpers.append({"name": "unused_t", "form": "twice", "ty": None, "proto": True, "unused": True,
+                                      "defined": self.chance(0.5), "kw": "typename", "qual": "__device__"})
+            self.use("template-unused")
+
+    def template_texts(self, h):
+        """(the prototype or None, the definition or None)."""
+        sig, body, _ = self.TEMPLATE_FORMS[h["form"]]
+        head = "template <%s T>\n%s %s" % (h["kw"], h["qual"], sig.format(T="T", name=h["name"]))
+        definition = head + "\n{\n    " + body + "\n}"
+        if h.get("unused"):
+            return head + ";", definition if h["defined"] else None
+        if h["proto"]:
+            return head + ";", definition
+        return None, definition
+
+    def as_type(self, e, ty):
+        """e converted to exactly ty (a deduced template argument must be of it). An integer holding a
+        fixed-width one may be of a type narrower than int (uint16_t(x), an int16_t local): cast too."""
+        if e.ty == ty and not (is_int(ty) and "fixed-int" in e.tags):
+            return e
+        text = "(%s)%s" % (ty, e.text if e.text.startswith("(") else "(%s)" % e.text)
+        if is_int(ty):
+            lo, hi = e.rng_in("int") if e.ty != "bool" else (0, 1)
+            return X(text, ty, lo, hi, tags=e.tags | {"cast"})
+        return X(text, ty, mag=e.mag, tags=e.tags | {"cast"})
+
+    def call_template_helper(self, ctx, want_int, depth):
+        hs = [h for h in self.tmpl_helpers if not h.get("unused") and is_int(h["ty"]) == want_int]
+        if not hs or ctx.helper:
+            return None
+        h = self.pick(hs)
+        ty, form = h["ty"], h["form"]
+        n = self.TEMPLATE_FORMS[form][2]
+        bound = 10000 if form == "sq" else 100000
+        args = []
+        for _ in range(n):
+            e = self.gen_int(ctx, depth, -bound, bound) if ty == "int" else self.gen_float(ctx, depth)
+            args.append(self.as_type(e, ty))
+        tags = {"template-helper"} | ({"template-prototype"} if h["proto"] else set())
+        for a in args:
+            tags |= a.tags
+        texts = [a.text for a in args]
+        if form == "pick":
+            c = self.gen_cond(ctx, 0)
+            texts = [c.text] + texts
+            tags |= c.tags
+        text = "%s(%s)" % (h["name"], ", ".join(texts))
+        if ty == "int":
+            lo0, hi0 = args[0].lo, args[0].hi
+            if form == "twice":
+                lo, hi = 2 * lo0, 2 * hi0
+            elif form == "sq":
+                m = max(abs(lo0), abs(hi0))
+                lo, hi = (0 if lo0 <= 0 <= hi0 else min(lo0 * lo0, hi0 * hi0)), m * m
+            elif form == "pick":
+                lo, hi = min(a.lo for a in args), max(a.hi for a in args)
+            else:
+                lo, hi = sum(a.lo for a in args), sum(a.hi for a in args)
+            return X(text, "int", lo, hi, tags=tags)
+        m0 = args[0].mag
+        mag = {"twice": 2 * m0, "sq": m0 * m0, "pick": max(a.mag for a in args),
+               "sum3": sum(a.mag for a in args)}[form]
+        return X(text, ty, mag=mag, tags=tags)
+
+    def use_template_helpers(self, ctx, body, ind):
+        """Every template helper not called yet is called here, so that each is instantiated once."""
+        text = "\n".join(body)
+        for h in self.tmpl_helpers:
+            if h.get("unused") or re.search(r"\b%s\(" % h["name"], text):
+                continue
+            saved, self.tmpl_helpers = self.tmpl_helpers, [h]
+            e = self.call_template_helper(ctx, is_int(h["ty"]), 1)
+            self.tmpl_helpers = saved
+            p = self.place_text(self.p_place)
+            self.line(body, ind, "%s = %s + %s * 0.125f;" % (p, p, e.text))
+            self.p_place.mag += e.mag * 0.125 if not is_int(e.ty) else max(abs(e.lo), abs(e.hi)) * 0.125
+
+    # Correctly rounded functions and intrinsics.
+
+    def fma_call(self, ctx, depth):
+        a, b, c = self._gen_float(ctx, depth), self._gen_float(ctx, depth), self._gen_float(ctx, depth)
+        if a is None or b is None or c is None:
+            return None
+        f = self.pick(["fmaf", "fmaf", "__fmaf_rn"])
+        self.use("fmaf")
+        tags = a.tags | b.tags | c.tags | {"fmaf"}
+        if f == "__fmaf_rn" and self.allowed("intrinsic-rn-scoped") and self.allowed("scoped-call") and self.chance(0.1):
+            self.use("intrinsic-rn-scoped", "scoped-call")
+            f = "::" + f
+            tags |= {"intrinsic-rn-scoped", "scoped-call"}
+        return X("%s(%s, %s, %s)" % (f, a.text, b.text, c.text), "float", mag=a.mag * b.mag + c.mag, tags=tags)
+
+    def rn_call(self, ctx, depth):
+        f = self.pick(["__fadd_rn", "__fsub_rn", "__fmul_rn", "__fdiv_rn", "__fadd_rn", "__fmul_rn", "__frcp_rn",
+                       "__fsqrt_rn"])
+        a = self._gen_float(ctx, depth)
+        if a is None:
+            return None
+        if f == "__frcp_rn":
+            d = self.float_divisor(ctx, depth)
+            e = X("__frcp_rn(%s)" % d.text, "float", mag=1.0 / max(d.absmin if is_float(d.ty) else max(d.lo, 1), 0.25),
+                  tags=d.tags | {"intrinsic-rn"})
+        elif f == "__fsqrt_rn":
+            e = X("__fsqrt_rn(fabsf(%s))" % a.text, "float", mag=max(a.mag, 1.0) ** 0.5 + 1,
+                  tags=a.tags | {"intrinsic-rn"})
+        else:
+            b = self.float_divisor(ctx, depth) if f == "__fdiv_rn" else self._gen_float(ctx, depth)
+            if b is None:
+                return None
+            if f == "__fdiv_rn":
+                mag = a.mag / max(b.absmin if is_float(b.ty) else max(b.lo, 1), 1e-30)
+            elif f == "__fmul_rn":
+                mag = a.mag * b.mag
+            else:
+                mag = a.mag + b.mag
+            e = X("%s(%s, %s)" % (f, a.text, b.text), "float", mag=mag, tags=a.tags | b.tags | {"intrinsic-rn"})
+        self.use("intrinsic-rn")
+        if self.allowed("intrinsic-rn-scoped") and self.allowed("scoped-call") and self.chance(0.1):
+            self.use("intrinsic-rn-scoped", "scoped-call")
+            e.text = "::" + e.text
+            e.tags |= {"intrinsic-rn-scoped", "scoped-call"}
+        return e
+
+    def exact_call(self, a):
+        """One of CUDA's correctly rounded single-precision functions of a (0 ulp in CUDA's tables)."""
+        f = self.pick(["rintf", "nearbyintf", "fmodf", "remainderf", "copysignf", "fdimf", "ldexpf", "scalbnf",
+                       "logbf", "ilogbf", "nextafterf", "lrintf", "lroundf", "llrintf", "llroundf", "truncf",
+                       "fabsf", "ceilf"])
+        tags = a.tags | {"math-exact"}
+        self.use("math-exact")
+        if f in ("rintf", "nearbyintf", "truncf", "fabsf", "ceilf"):
+            return X("%s(%s)" % (f, a.text), "float", mag=a.mag + 1, tags=tags)
+        if f in ("fmodf", "remainderf"):
+            k = self.nonzero_literal("float")
+            return X("%s(%s, %s)" % (f, a.text, k.text), "float", mag=min(a.mag, k.mag), tags=tags)
+        if f == "copysignf":
+            k = self.pick(["1.0f", "-0.0f", "0.0f", "-2.5f"])
+            return X("copysignf(%s, %s)" % (a.text, k), "float", mag=a.mag, tags=tags)
+        if f == "fdimf":
+            k = self.float_literal(double=False)
+            args = (a.text, k.text) if self.chance(0.5) else (k.text, a.text)
+            return X("fdimf(%s, %s)" % args, "float", mag=a.mag + k.mag, tags=tags)
+        if f in ("ldexpf", "scalbnf"):
+            n = self.rng.randint(-6, 6)
+            return X("%s(%s, %d)" % (f, a.text, n), "float", mag=a.mag * 2.0 ** max(n, 0), tags=tags)
+        if f == "nextafterf":
+            k = self.pick(["0.0f", "1.0f", "-1.0f", "1e30f"])
+            return X("nextafterf(%s, %s)" % (a.text, k), "float", mag=a.mag + 1e-30, tags=tags)
+        # Of a value kept finite and >= 1 (logb(0), ilogb of an infinity or a NaN are edge cases).
+        safe = "(fminf(fabsf(%s), 1e30f) + 1.0f)" % a.text
+        if f == "logbf":
+            return X("logbf(%s)" % safe, "float", mag=100.0, tags=tags)
+        if f == "ilogbf":
+            return X("ilogbf(%s)" % safe, "int", 0, 100, tags=tags)
+        # To an integer: clamped first (NaN-safe: fmaxf(NaN, c) is c).
+        return X("(int)%s(fminf(fmaxf(%s, -1000.0f), 1000.0f))" % (f, a.text), "int", -1000, 1000,
+                 tags=tags | {"cast"})
+
+    def classify_cond(self, ctx):
+        a = self.floatify(self.gen_float(ctx, 1))
+        f = self.pick(["isnan", "isinf", "isfinite", "signbit"])
+        self.use("math-exact")
+        form = self.pick(["%s(%s)", "!%s(%s)"])
+        arg = a.text
+        if f == "signbit":  # a NaN's sign is not the same everywhere: fmin(NaN, c) is c
+            arg = "fminf(%s, 1e30f)" % arg if a.ty == "float" else "fmin(%s, 1e30)" % arg
+        return X(form % (f, arg), "bool", 0, 1, tags=a.tags | {"math-exact"})
 
     # [SECTION] array reads
 
@@ -1087,6 +1779,16 @@ class Generator:
                 self.use("spacing")
                 return self.pick(["%s [%s]", "%s[ %s ]", "%s [ %s ]"]) % (arr.name, i)
             return "%s[%s]" % (arr.name, i)
+        if arr.dims == 3:
+            ix = [variant(i) for i in idx]
+            if arr.macro and self.chance(0.2):
+                self.use("macro-elem")
+                return "%s(%s)" % (arr.macro, ", ".join(ix))
+            if self.allowed("spacing") and self.chance(0.15):
+                self.use("spacing")
+                return self.pick(["%s [%s][%s][%s]", "%s[%s] [%s] [%s]", "%s[ %s ][ %s ][ %s ]"]) % tuple(
+                    [arr.name] + ix)
+            return "%s[%s][%s][%s]" % tuple([arr.name] + ix)
         a, b = variant(idx[0]), variant(idx[1])
         if arr.macro and self.chance(0.2):
             self.use("macro-elem")
@@ -1104,7 +1806,8 @@ class Generator:
             idx = self.pick(arr.neighbours)
         else:
             idx = self.own_slot(arr)
-        return X(self.sref(arr, idx), "float", mag=arr.mag, elem=True, tags={"shared2d"} if arr.dims == 2 else set())
+        tags = {2: {"shared2d"}, 3: {"shared3d"}}.get(arr.dims, set())
+        return X(self.sref(arr, idx), "float", mag=arr.mag, elem=True, tags=tags)
 
     def element_read(self, ctx):
         """A bare element of a writable array (an ElementRef in TileScope), or None."""
@@ -1364,12 +2067,28 @@ class Generator:
             if self.allowed("multi-decl"):
                 kinds.append((1, "multi"))
         kinds.append((1, "auto"))
+        if self.allowed("fixed-int"):
+            kinds.append((1, "fixed-int"))
+        if self.allowed("fixed-int64"):
+            kinds.append((1, "int64"))
+        if self.allowed("vector-type"):
+            kinds.append((1, "vec"))
+        if self.allowed("dim3-copy") and self.builtin_ints and not ctx.helper:
+            kinds.append((1, "dim3-copy"))
         if self.allowed("constexpr-local"):
             kinds.append((1, "constexpr"))
         if self.allowed("local-array"):
             kinds.append((1, "local-array"))
         kind = self.weighted(kinds)
         name = self.fresh(self.pick(["v", "t", "a", "w", "acc", "x", "q"]))
+        if kind == "fixed-int":
+            return self.fixed_int_decl(ctx, out, indent, name)
+        if kind == "int64":
+            return self.int64_decl(ctx, out, indent, name)
+        if kind == "vec":
+            return self.vec_decl(ctx, out, indent, name)
+        if kind == "dim3-copy":
+            return self.dim3_copy_decl(ctx, out, indent, name)
         if kind == "constexpr":
             self.use("constexpr-local")
             if self.chance(0.5):
@@ -1397,7 +2116,8 @@ class Generator:
             if kind == "double":
                 self.use("double-local")
             const = self.chance(0.15)
-            self.line(out, indent, "%s%s %s = %s;" % ("const " if const else "", ty, name, e.text))
+            tt = "T" if (self.ttype == ty and not ctx.helper and self.chance(0.5)) else ty
+            self.line(out, indent, "%s%s %s = %s;" % ("const " if const else "", tt, name, e.text))
             self.declare(Var(name, ty, mag=e.mag, kind="fixed" if const else "float"))
             return True
         if kind in ("int", "unsigned", "bool"):
@@ -1434,7 +2154,7 @@ class Generator:
                 return False
             lo, hi = e.rng_in(e.ty)
             self.line(out, indent, "auto %s = %s;" % (name, e.text))
-            self.declare(Var(name, e.ty, lo, hi))
+            self.declare(Var(name, e.ty, lo, hi, tags=e.tags & {"fixed-int"}))
             return True
         # Copies of, references to, and assignments into an element this thread owns.
         choices = []
@@ -1530,6 +2250,28 @@ class Generator:
         holder = place.array if place.kind == "S" else place
         holder.mag = max(holder.mag, e.mag)
         self.line(out, indent, "%s = %s;" % (self.place_text(place), e.text))
+
+    def shared_int_stmt(self, ctx, out, indent):
+        """A write of this thread's own slot of a __shared__ int / unsigned array."""
+        if not self.shared_ints or not ctx.shared_write or ctx.helper:
+            return False
+        arr = self.pick(self.shared_ints)
+        ref = arr.ref(self.pick(arr.own))
+        kind = self.pick(["=", "=", "++", "+="] + (["--"] if arr.ty == "int" else []))
+        if kind == "=":
+            e = self.gen_int(ctx, 2, arr.lo, arr.hi)
+            self.line(out, indent, "%s = %s;" % (ref, e.text))
+        else:
+            step = 1 if kind in ("++", "--") else self.rng.randint(1, 5)
+            if arr.drift + ctx.mult * step > arr.budget:
+                return False
+            arr.drift += ctx.mult * step
+            if kind == "+=":
+                self.line(out, indent, "%s += %d;" % (ref, step))
+            else:
+                self.line(out, indent, ("%s%s;" % (ref, kind)) if self.chance(0.5) else ("%s%s;" % (kind, ref)))
+        self.use("shared-int")
+        return True
 
     def counter_stmt(self, ctx, out, indent):
         counters = [v for v in self.visible() if v.kind == "counter"]
@@ -1721,6 +2463,11 @@ class Generator:
         return True
 
     def acc_line(self, acc, mask, inp):
+        if self.allowed("fmaf") and self.chance(0.15):
+            self.use("fmaf")
+            f = self.pick(["fmaf", "__fmaf_rn"])
+            args = (mask, inp) if self.chance(0.5) else (inp, mask)
+            return "%s = %s(%s, %s, %s);" % (acc, f, args[0], args[1], acc)
         if self.allowed("macro-stmt") and self.chance(0.1):
             self.use("macro-stmt")
             self.macros_used.add("ACC")
@@ -1746,11 +2493,14 @@ class Generator:
                 (2 if ctx.depth < 3 else 0, "for"), (1 if ctx.depth < 3 else 0, "while"),
                 (2 if ctx.guard and ctx.depth < 2 else 0, "conv"), (1, "ternary-lvalue"),
                 (1 if ctx.depth < 3 else 0, "do-while"), (1 if ctx.depth < 3 else 0, "switch"),
+                (1 if self.shared_ints and ctx.shared_write else 0, "shared-int"),
+                (1 if any(v.kind == "vec" and v.writable for v in self.visible()) else 0, "vec-assign"),
             ])
             done = {"assign": self.assign_stmt, "decl": self.decl_stmt, "counter": self.counter_stmt,
                     "if": self.if_stmt, "for": self.for_stmt, "while": self.while_stmt,
                     "conv": self.conv_stmt, "ternary-lvalue": self.ternary_lvalue_stmt,
-                    "do-while": self.do_while_stmt, "switch": self.switch_stmt}[kind](ctx, out, indent)
+                    "do-while": self.do_while_stmt, "switch": self.switch_stmt,
+                    "shared-int": self.shared_int_stmt, "vec-assign": self.vec_assign_stmt}[kind](ctx, out, indent)
             if done:
                 return
         self.decl_stmt(ctx, out, indent)
@@ -1882,7 +2632,26 @@ class Generator:
         ]
 
         # Helpers first: the kernel calls them.
+        # The kernel as a template: template <typename T> (T a float or a double), template <int BDIM>
+        # (the block's width), or both; instantiated at its launch (k<float><<<...>>>).
+        if self.allowed("template-kernel") and self.chance(0.12):
+            self.use("template-kernel")
+            kind = self.weighted([(3, "T"), (2, "BDIM"), (1, "both")])
+            tparams = []
+            if kind in ("BDIM", "both"):
+                self.bdim = self.bx
+                tparams.append(("int", "BDIM", str(self.bx)))
+                self.int_macros.append(X("BDIM", "int", self.bx, self.bx, tags={"template-kernel"}))
+            if kind in ("T", "both"):
+                self.ttype = self.pick(["float", "float", "double"] if self.allowed("double-local") else ["float"])
+                tparams.append((self.pick(["typename", "class"]), "T", self.ttype))
+            if len(tparams) == 2 and self.chance(0.5):
+                tparams.reverse()
+            self.tkernel = tparams
+
         self.helper_texts = self.make_helpers()
+        self.helper_texts += self.make_vec_helpers()
+        self.make_template_helpers()
         self.scopes = [[]]
 
         # Parameters of the kernel.
@@ -1961,6 +2730,9 @@ class Generator:
         if self.allowed("param-order") and self.chance(0.1):
             self.use("param-order")
             rng.shuffle(params)
+        if self.ttype == "float" and self.chance(0.6):
+            # The arrays' element type named by the template's parameter: const T* N, T* P.
+            params = [(p.replace("float", "T", 1), a) for p, a in params]
         params += scalars
 
         # The kernel's body.
@@ -1998,6 +2770,7 @@ class Generator:
         # Block-shape macros.
         bsx = self.pick(["BLOCK_X", "TILE_W", "BX"]) if self.dims == 2 else self.pick(["BLOCK_SIZE", "BS", "TPB"])
         bsy = self.pick(["BLOCK_Y", "TILE_H", "BY"])
+        self.bsx = bsx
 
         if not pass_mw:
             self.line(body, ind, "int %s = 2 * %s + 1;" % (self.mwname, self.rname))
@@ -2047,11 +2820,45 @@ class Generator:
                 kinds.append((2, "2d"))
             if self.allowed("shared-dyn") and not dyn_used:
                 kinds.append((1, "dyn"))
+            if self.allowed("shared3d"):
+                kinds.append((1, "3d"))
             if not kinds:
                 break
             kind = self.weighted(kinds)
             name = self.pick(["s", "tile", "N_ds", "buf", "sm"]) + str(si)
-            if kind == "1d":
+            if kind == "3d":
+                # A plane per channel: [C][T][T] in 2D, [C][R][threads] in 1D; a thread owns its slot of
+                # each plane.
+                self.use("shared3d")
+                planes = self.pick([2, 3])
+                if self.dims == 2:
+                    rows, cols = by + self.pick([0, 0, 1]), bx + self.pick([0, 0, 2])
+                    own = [(str(c), "ty", "tx") for c in range(planes)]
+                    nb = [(str(self.rng.randint(0, planes - 1)), "(ty + %d) %% %d" % (self.rng.randint(1, max(by - 1, 1)), by),
+                           "(tx + %d) %% %d" % (self.rng.randint(0, max(bx - 1, 0)), bx)),
+                          (str(self.rng.randint(0, planes - 1)), "%d - 1 - ty" % by, "tx"),
+                          (str(self.rng.randint(0, planes - 1)), "ty", "%d - 1 - tx" % bx)]
+                    sizes = (str(planes), self.size_expr(rows, by, bsy), self.size_expr(cols, bx, bsx))
+                else:
+                    rows = self.pick([1, 2])
+                    cols = nt + self.pick([0, 0, 1])
+                    own = [(str(c), str(c % rows), "lt") for c in range(planes)]
+                    nb = []
+                    for c in range(planes):
+                        nb.append((str(c), str(c % rows), "(lt + %d) %% %d" % (self.rng.randint(1, max(nt - 1, 1)), nt)))
+                        nb.append((str(c), str(c % rows), "%d - 1 - lt" % nt))
+                    sizes = (str(planes), str(rows), self.size_expr(cols, nt, bsx))
+                    if rows == 1:
+                        if not self.allowed("shared3d-unit"):
+                            rows = 2
+                            own = [(str(c), str(c % rows), "lt") for c in range(planes)]
+                            nb = [(c, str(int(c) % rows), i) for c, _, i in nb]
+                            sizes = (str(planes), str(rows), sizes[2])
+                        else:
+                            self.use("shared3d-unit")
+                decl = "__shared__ float %s[%s][%s][%s];" % ((name,) + sizes)
+                arr = SharedArray(name, 3, rows, cols, decl, own, nb)
+            elif kind == "1d":
                 self.use("shared1d")
                 copies = self.pick([1, 1, 2])
                 size = nt * copies + self.pick([0, 0, 3])
@@ -2105,10 +2912,34 @@ class Generator:
                 arr.macro = "SH%d" % si
                 if arr.dims == 1:
                     self.macro_lines.append("#define %s(i) %s[(i)]" % (arr.macro, name))
-                else:
+                elif arr.dims == 2:
                     self.macro_lines.append("#define %s(i, j) %s[(i)][(j)]" % (arr.macro, name))
+                else:
+                    self.macro_lines.append("#define %s(i, j, k) %s[(i)][(j)][(k)]" % (arr.macro, name))
             self.shared.append(arr)
             shared_decls.append(decl)
+        # __shared__ int / unsigned arrays: flags and counts, a slot per thread.
+        int_arrays = []
+        if self.allowed("shared-int") and self.chance(0.3 if self.barriers else 0.2):
+            for si in range(self.pick([1, 1, 2])):
+                ty = self.pick(["int", "unsigned"] if self.allowed("unsigned") else ["int"])
+                name = self.pick(["flags", "cnt", "mark", "hits"]) + str(si)
+                if self.dims == 2 and self.chance(0.5):
+                    decl = "__shared__ %s %s[%s][%s];" % (ty, name, self.size_expr(by, by, bsy),
+                                                          self.size_expr(bx, bx, bsx))
+                    nb = [("(ty + %d) %% %d" % (self.rng.randint(1, max(by - 1, 1)), by), "tx"),
+                          ("ty", "%d - 1 - tx" % bx)]
+                    arr = SharedInts(name, ty, 2, [("ty", "tx")], nb, decl)
+                else:
+                    size = self.size_expr(nt, nt, bsx if self.dims == 1 else "%s * %s" % (bsx, bsy))
+                    decl = "__shared__ %s %s[%s];" % (ty, name, size)
+                    nb = ["(lt + %d) %% %d" % (self.rng.randint(1, max(nt - 1, 1)), nt), "%d - 1 - lt" % nt]
+                    arr = SharedInts(name, ty, 1, ["lt"], nb, decl)
+                self.use("shared-int")
+                if ty == "unsigned":
+                    self.use("unsigned")
+                int_arrays.append(arr)
+                shared_decls.append(decl)
 
         self.kernel_body = body
         # The declarations: at the top (most), or after the index computations; the attribute
@@ -2143,6 +2974,11 @@ class Generator:
                 arr.mag = max(arr.mag, e.mag)
                 self.line(body, ind, "%s = %s;" % (self.sref(arr, idx), e.text))
         self.shared = saved
+        for arr in int_arrays:
+            for idx in arr.own:
+                e = self.gen_int(top, 2, arr.lo, arr.hi)
+                self.line(body, ind, "%s = %s;" % (arr.ref(idx), e.text))
+        self.shared_ints = int_arrays
 
         if self.barriers:
             self.barrier_phases(top, body, ind)
@@ -2159,6 +2995,15 @@ class Generator:
 
     def size_expr(self, size, base, name):
         """How an array size is written: a literal, a macro, or an expression of a macro."""
+        if self.bdim is not None and name == self.bsx and base == self.bdim and self.chance(0.5):
+            name = "BDIM"  # the kernel template's parameter, the block's width
+            if size == base:
+                return name
+            if size % base == 0:
+                return "%d * %s" % (size // base, name)
+            if size > base:
+                return "%s + %d" % (name, size - base)
+            return str(size)
         if name is None or not self.allowed("macro-size") or self.chance(0.3):
             return str(size)
         if name == self.size_global_for and self.allowed("size-const-global") and self.chance(0.3):
@@ -2314,6 +3159,7 @@ class Generator:
         after = ctx.child(p_written=True)
         for _ in range(self.rng.randint(1, 4)):
             self.statement(after, body, ind)
+        self.use_template_helpers(after, body, ind)
         self.observe(after, body, ind)
         # tilescope run writes no output holding an infinity or a NaN, and a loop can overflow:
         # the last store keeps P[o] finite (a finite value in range stays what it was, bit for bit).
@@ -2331,6 +3177,11 @@ class Generator:
             elif v.kind in ("counter",) or (v.kind == "fixed" and is_int(v.ty) and v.name.startswith(
                     ("v", "t", "a", "w", "acc", "x", "q"))) and self.chance(0.5):
                 terms.append("%s * 0.125f" % v.name)
+            elif v.ty in ("int64", "uint64") and self.chance(0.6):
+                terms.append("(int)(%s %% 1000) * 0.125f" % v.name)
+            elif v.kind == "vec" and self.chance(0.6):
+                m = self.pick(sorted(v.members))
+                terms.append("%s.%s%s" % (v.name, m, " * 0.125f" if is_int(v.members[m].ty) else ""))
         if not terms:
             return
         self.rng.shuffle(terms)
@@ -2556,15 +3407,15 @@ class Generator:
         args = ", ".join(rename(a) for _, a in params)
         if self.allowed("launch-vs-spacing") and self.chance(0.1):
             self.use("launch-vs-spacing")
-            call = "%s << <%s, %s%s >> > (%s);" % (self.kname, g, b, third, args)
+            call = "%s << <%s, %s%s >> > (%s);" % (self.kname + self.targs, g, b, third, args)
         elif self.allowed("launch-spacing") and self.chance(0.15):
             self.use("launch-spacing")
             form = self.pick(["%s <<<%s, %s%s>>>(%s);", "%s<<< %s, %s%s >>>(%s);", "%s<<<%s,%s%s>>> (%s);",
                               "%s<<<%s, %s%s>>>(\n        %s);"])
-            call = form % (self.kname, g, b.strip(), third, args if "\n" not in form else args.replace(
+            call = form % (self.kname + self.targs, g, b.strip(), third, args if "\n" not in form else args.replace(
                 ", ", ",\n        ", 1))
         else:
-            call = "%s<<<%s, %s%s>>>(%s);" % (self.kname, g, b, third, args)
+            call = "%s<<<%s, %s%s>>>(%s);" % (self.kname + self.targs, g, b, third, args)
         if self.allowed("launch-in-if") and self.chance(0.1):
             self.use("launch-in-if")
             L.append("    if (width > 0%s) {" % (" && height > 0" if self.dims == 2 else ""))
@@ -2584,10 +3435,29 @@ class Generator:
     def assemble(self, params, body, bsx, bsy):
         helpers = self.helper_texts
         sig_params = ", ".join(p for p, _ in params)
-        extern_c = self.allowed("extern-c") and self.chance(0.1)
+        extern_c = self.allowed("extern-c") and not self.tkernel and self.chance(0.1)
         if extern_c:
             self.use("extern-c")
-        kdecl = "%s__global__ void %s(%s)" % ('extern "C" ' if extern_c else "", self.kname, sig_params)
+        bounds = ""
+        if self.allowed("launch-bounds") and self.chance(0.12):
+            # At least the block's threads: a launch of more than the bound fails on a GPU.
+            self.use("launch-bounds")
+            most = self.pick([v for v in (self.nthreads, 256, 512, 1024) if v >= self.nthreads])
+            text = str(most)
+            if most == self.nthreads and self.chance(0.5):
+                text = bsx if self.dims == 1 else "%s * %s" % (bsx, bsy)
+            bounds = "__launch_bounds__(%s%s)" % (text, self.pick(["", "", ", 2", ", 1"]))
+        template = ""
+        if self.tkernel:
+            template = "template <%s>\n" % ", ".join("%s %s" % (k, n) for k, n, _ in self.tkernel)
+            self.targs = "<%s>" % ", ".join(bsx if (n == "BDIM" and self.chance(0.3)) else v
+                                             for _, n, v in self.tkernel)
+        if bounds and self.chance(0.25):
+            kdecl = "%s%s__global__ %s void %s(%s)" % (template, 'extern "C" ' if extern_c else "", bounds,
+                                                        self.kname, sig_params)
+        else:
+            kdecl = "%s%s__global__ void %s%s(%s)" % (template, 'extern "C" ' if extern_c else "",
+                                                      bounds + " " if bounds else "", self.kname, sig_params)
         launch = self.launch_text(params, bsx, bsy)
 
         parts = []
@@ -2595,6 +3465,8 @@ class Generator:
         includes = ["#include <cuda_runtime.h>"]
         if self.chance(0.3):
             includes.append(self.pick(["#include <math.h>", "#include <cmath>", "#include <stdio.h>"]))
+        if ({"fixed-int", "fixed-int64"} & self.tags) and self.chance(0.5):
+            includes.append(self.pick(["#include <stdint.h>", "#include <cstdint>"]))
         parts.append("\n".join(includes))
         macros = []
         shape = [(bsx, self.bx)] + ([(bsy, self.by)] if self.dims == 2 else [])
@@ -2652,6 +3524,16 @@ class Generator:
                        for h in helpers]
         else:
             parts.extend(helpers)
+        # The function templates: defined ahead of the kernel, or declared ahead and defined after it.
+        template_after = []
+        for h in self.tmpl_helpers:
+            declaration, definition = self.template_texts(h)
+            if declaration:
+                parts.insert(len(parts) - (len(helpers) if not helpers_late else 0), declaration)
+                if definition:
+                    template_after.append(definition)
+            else:
+                parts.insert(len(parts) - (len(helpers) if not helpers_late else 0), definition)
         shared_names = [a.name for a in self.shared]
         if any(p[0] in shared_names for h in self.helpers for p in h["params"]):
             self.use("name-reuse")
@@ -2668,9 +3550,11 @@ class Generator:
                          "threadIdx.x;\n%s    if (i < %s) %s[i] = %s;\n}" % (self.kname, self.pname, self.wname,
                                                                           local, self.wname, self.pname, value))
         kernel = kdecl + "\n{\n" + "\n".join(body) + "\n}"
-        if not extern_c and not proto and self.allowed("extern-c-block") and self.chance(0.06):
+        if not extern_c and not proto and not self.tkernel and self.allowed("extern-c-block") and self.chance(0.06):
             self.use("extern-c-block")
             kernel = 'extern "C" {\n\n' + kernel + "\n\n}  // extern \"C\""
+        if template_after:
+            kernel = "\n\n".join([kernel] + template_after)
         if late:
             self.use("prototype-late")
             parts.append(launch)

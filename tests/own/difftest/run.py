@@ -211,11 +211,13 @@ def same(a, b):
 
 # [SECTION] the serial build
 
-LAUNCH_START = re.compile(r"([A-Za-z_]\w*)(\s*)<<\s*<")
+# A kernel's name, with its template arguments where it is a template (k<float>, k<128, float>).
+LAUNCH_START = re.compile(r"([A-Za-z_]\w*(?:\s*<[^<>;()]*>)?)(\s*)<<\s*<")
 
 
 def rewrite_launches(text):
-    """k<<<cfg>>>(  ->  ts_launch(k, cfg)(  , also for `k << <cfg >> > (`."""
+    """k<<<cfg>>>(  ->  ts_launch(k, cfg)(  , also for `k << <cfg >> > (` and a template kernel's
+    `k<float><<<cfg>>>(` (ts_launch(k<float>, cfg)(: the specialisation's address)."""
     out = []
     pos = 0
     while True:

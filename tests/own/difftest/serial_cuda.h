@@ -9,6 +9,7 @@
 // stand-in beside this header (include/). run.py rewrites what C++ cannot
 // parse before compiling:
 //   k<<<g, b[, s[, stream]]>>>(args)  ->  ts_launch(k, g, b[, s[, stream]])(args)
+//   (a template kernel's `k<float><<<...>>>` too: ts_launch(k<float>, ...))
 //   (also the spaced forms `k << <g, b >> > (args)` and `k<<< g,b >>>`)
 //   extern __shared__ float X[];      ->  float* const X = ts_dynamic_shared;
 //   (every extern __shared__ array is the block's dynamic shared memory, as in CUDA)
@@ -31,6 +32,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,10 +44,40 @@
 #define __shared__ static
 #define __forceinline__ inline
 #define __noinline__
+#define __launch_bounds__(...)
 
-struct uint3 {
-    unsigned x, y, z;
-};
+// [SECTION] CUDA's vector types (vector_types.h) and their makers
+// (vector_functions.h): char1 .. double4, plain structs of x, y, z, w.
+#define TS_VECTOR_TYPES(T, name)                                                                          \
+    struct name##1 {                                                                                      \
+        T x;                                                                                              \
+    };                                                                                                    \
+    struct name##2 {                                                                                      \
+        T x, y;                                                                                           \
+    };                                                                                                    \
+    struct name##3 {                                                                                      \
+        T x, y, z;                                                                                        \
+    };                                                                                                    \
+    struct name##4 {                                                                                      \
+        T x, y, z, w;                                                                                     \
+    };                                                                                                    \
+    inline name##1 make_##name##1(T x) { return name##1{x}; }                                             \
+    inline name##2 make_##name##2(T x, T y) { return name##2{x, y}; }                                     \
+    inline name##3 make_##name##3(T x, T y, T z) { return name##3{x, y, z}; }                             \
+    inline name##4 make_##name##4(T x, T y, T z, T w) { return name##4{x, y, z, w}; }
+TS_VECTOR_TYPES(signed char, char)
+TS_VECTOR_TYPES(unsigned char, uchar)
+TS_VECTOR_TYPES(short, short)
+TS_VECTOR_TYPES(unsigned short, ushort)
+TS_VECTOR_TYPES(int, int)
+TS_VECTOR_TYPES(unsigned, uint)
+TS_VECTOR_TYPES(long, long)
+TS_VECTOR_TYPES(unsigned long, ulong)
+TS_VECTOR_TYPES(long long, longlong)
+TS_VECTOR_TYPES(unsigned long long, ulonglong)
+TS_VECTOR_TYPES(float, float)
+TS_VECTOR_TYPES(double, double)
+#undef TS_VECTOR_TYPES
 
 struct dim3 {
     unsigned x, y, z;
@@ -109,6 +141,23 @@ using std::fmin;
 using std::round;
 using std::sqrt;
 using std::trunc;
+
+// isnan, isinf, isfinite, signbit of a float, as CUDA declares them.
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::signbit;
+
+// The single-precision intrinsics that are correctly rounded (round to
+// nearest even): one IEEE operation each, as C++ computes it with
+// -ffp-contract=off; __fmaf_rn is the fused multiply-add, rounded once.
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fsub_rn(float a, float b) { return a - b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fdiv_rn(float a, float b) { return a / b; }
+inline float __frcp_rn(float a) { return 1.0f / a; }
+inline float __fsqrt_rn(float a) { return std::sqrt(a); }
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
 
 inline int min(int a, int b) { return a < b ? a : b; }
 inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
