@@ -17,7 +17,9 @@
 #include "own/own_kernel.hpp"
 #include "own/translate.hpp"
 #include "reference/reference.hpp"
+#include "trace/problems.hpp"
 #include "trace/trace_index.hpp"
+#include "trace/trace_io.hpp"
 
 namespace tilescope {
 namespace {
@@ -556,6 +558,72 @@ TEST(OwnKernelGpu, AccessesOutsideA2DArrayAreRecordedAsOnTheCpu) {
         }
     }
     EXPECT_GT(subscripted, 0u);
+}
+
+
+// Several shared arrays are one array of the trace (the block's shared
+// memory), each a part of it at its offset: an element is named by the array
+// it is in, with its own subscripts, and the parts survive the trace's JSON.
+TEST(OwnSharedParts, EachSharedArrayNamesItsOwnElements) {
+    auto kernel = compile("conv1d_shared_int_flags_student.cu");
+    ASSERT_TRUE(kernel);
+    const Image input = Image::signal(randomImage(300, 1, 3).data);
+    const Mask mask = randomMask(2, 1, 5);
+    RunRequest req;
+    req.own = kernel;
+    req.kernel = std::string(kernel->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.backend = Backend::Cpu;
+    req.check = true;
+    auto run = runKernel(req);
+    ASSERT_TRUE(run) << run.error().message;
+    ASSERT_TRUE(run->trace);
+    const ArrayInfo& shared = run->trace->arrays[kArrayShared];
+    ASSERT_EQ(shared.parts.size(), 2u);
+    // __shared__ float tile[TILE + 2 * MAX_R]; __shared__ int inside[TILE + 2 * MAX_R]; (TILE 64, MAX_R 8)
+    EXPECT_EQ(shared.parts[0].name, "tile");
+    EXPECT_EQ(shared.parts[0].offset, 0);
+    EXPECT_EQ(shared.parts[0].size(), 80);
+    EXPECT_EQ(shared.parts[1].name, "inside");
+    EXPECT_EQ(shared.parts[1].offset, 80);
+    EXPECT_EQ(elementName(*run->trace, kArrayShared, 5), "tile[5]");
+    EXPECT_EQ(elementName(*run->trace, kArrayShared, 83), "inside[3]");
+    EXPECT_EQ(elementName(*run->trace, kArrayShared, 165), "inside[85]");  // past its end, from its start
+    auto back = traceFromJson(traceToJson(*run->trace), kernel->info);
+    ASSERT_TRUE(back) << back.error().message;
+    ASSERT_EQ(back->arrays[kArrayShared].parts.size(), 2u);
+    EXPECT_EQ(elementName(*back, kArrayShared, 83), "inside[3]");
+}
+
+// A 3D shared array of one plane is named by plane, row and column, as it is written.
+TEST(OwnSharedParts, AThreeDimensionalArrayOfOnePlaneKeepsItsThreeSubscripts) {
+    const std::string text =
+        "#define T 16\n"
+        "__global__ void k(const float* N, const float* M, float* P, int r, int width) {\n"
+        "    __shared__ float s[1][2][T];\n"
+        "    int i = blockIdx.x * T + threadIdx.x;\n"
+        "    s[0][1][threadIdx.x] = i < width ? N[i] : 0.0f;\n"
+        "    __syncthreads();\n"
+        "    if (i < width) P[i] = s[0][1][threadIdx.x] * M[r];\n"
+        "}\n"
+        "void launch(const float* N, const float* M, float* P, int r, int width) { k<<<(width + T - 1) / T, T>>>(N, M, P, r, width); }\n";
+    own::CompileOptions options;
+    options.sandbox = own::SandboxMode::Off;
+    auto kernel = own::compileKernelText("one_plane.cu", text, options);
+    ASSERT_TRUE(kernel) << kernel.error().message;
+    const Image input = Image::signal(randomImage(40, 1, 3).data);
+    const Mask mask = randomMask(1, 1, 5);
+    RunRequest req;
+    req.own = *kernel;
+    req.kernel = std::string((*kernel)->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.backend = Backend::Cpu;
+    req.check = true;
+    auto run = runKernel(req);
+    ASSERT_TRUE(run && run->trace) << (run ? "no trace" : run.error().message);
+    EXPECT_EQ(elementName(*run->trace, kArrayShared, 16 + 3), "s[0][1][3]");
 }
 
 }  // namespace

@@ -1071,6 +1071,18 @@ Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& m
         // One 3D array: its elements named by plane, row and column.
         if (kd && kd->shared.size() == 1 && kd->shared.front().planes > 1 && cols == kd->shared.front().cols)
             s.planeRows = kd->shared.front().rows;
+        // Several arrays (or one 3D array of one plane): each element named
+        // by the array it is in, with its own subscripts.
+        if (kd && (kd->shared.size() > 1 || (kd->shared.size() == 1 && kd->shared.front().dims == 3))) {
+            for (const SharedDeclaration& d : kd->shared) {
+                SharedPart part{d.name, d.offset, d.planes, d.rows, d.cols, d.dims};
+                // extern __shared__ float x[]: the rest of the launch's shared memory.
+                if (d.dynamic) part = SharedPart{d.name, d.offset, 1, 1, std::max(1, floats - d.offset), 1};
+                if (part.offset + part.size() <= floats) s.parts.push_back(std::move(part));
+            }
+            std::sort(s.parts.begin(), s.parts.end(),
+                      [](const SharedPart& a, const SharedPart& b) { return a.offset < b.offset; });
+        }
     }
     return t;
 }

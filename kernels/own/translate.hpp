@@ -31,6 +31,7 @@ struct SharedDeclaration {
     unsigned line = 0;
     int planes = 1;  // a 3D array's first size (float s[planes][rows][cols])
     std::string element = "float";  // or "int", "unsigned int": 4 bytes, one slot each
+    int dims = 1;                    // subscripts as declared: s[c] 1, s[r][c] 2, s[p][r][c] 3
 };
 
 struct ConstantDeclaration {

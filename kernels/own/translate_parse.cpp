@@ -124,6 +124,16 @@ __host__ __device__ long lrint(double); __host__ __device__ long lrintf(float);
 __host__ __device__ long long llrint(double); __host__ __device__ long long llrintf(float);
 __host__ __device__ long lround(double); __host__ __device__ long lroundf(float);
 __host__ __device__ long long llround(double); __host__ __device__ long long llroundf(float);
+// Those that write through a pointer: declared, so that a call is read and
+// refused with what to write instead (whyNotCall), not as a name unknown.
+__host__ __device__ void sincosf(float, float*, float*); __host__ __device__ void sincos(double, double*, double*);
+__host__ __device__ void sincospif(float, float*, float*); __host__ __device__ void sincospi(double, double*, double*);
+__host__ __device__ float frexpf(float, int*); __host__ __device__ double frexp(double, int*);
+__host__ __device__ float modff(float, float*); __host__ __device__ double modf(double, double*);
+__host__ __device__ float remquof(float, float, int*); __host__ __device__ double remquo(double, double, int*);
+__host__ __device__ float nanf(const char*); __host__ __device__ double nan(const char*);
+__host__ __device__ float normf(int, const float*); __host__ __device__ double norm(int, const double*);
+__host__ __device__ float rnormf(int, const float*); __host__ __device__ double rnorm(int, const double*);
 // The single-precision intrinsics: round-to-nearest arithmetic and the fast approximations.
 __device__ float __fadd_rn(float, float); __device__ float __fsub_rn(float, float);
 __device__ float __fmul_rn(float, float); __device__ float __fdiv_rn(float, float);

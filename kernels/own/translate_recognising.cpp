@@ -30,7 +30,8 @@ void Translator::run(Translation& out) {
                                                                                      : std::vector<CXCursor>{c})
             if ((clang_getCursorKind(f) == CXCursor_FunctionDecl && clang_isCursorDefinition(f) &&
                  hasAttr(f, CXCursor_CUDAGlobalAttr)) ||
-                clang_getCursorKind(f) == CXCursor_FunctionTemplate)  // refused below for what it is
+                clang_getCursorKind(f) == CXCursor_FunctionTemplate ||  // refused below for what it is
+                clang_getCursorKind(f) == CXCursor_Namespace)           // (a kernel inside one, say)
                 anyKernel = true;
     }
     if (!anyKernel) reject(0, "the file has no __global__ kernel");
@@ -423,12 +424,14 @@ void Translator::localVariable(CXCursor c, Scope& scope) {
             d.cols = sizes->second;
             d.element = elementSpelling(type);
             if (is2D(type)) m_shared2D.insert(name);
+            d.dims = is2D(type) ? 2 : 1;
             k.staticSharedFloats += d.rows * d.cols;
         } else if (const auto sizes3 = floatArray3D(type, line, "__shared__ " + name, true)) {
             d.element = elementSpelling(type);
             d.planes = (*sizes3)[0];
             d.rows = (*sizes3)[1];
             d.cols = (*sizes3)[2];
+            d.dims = 3;
             m_shared3D.insert(name);
             k.staticSharedFloats += d.planes * d.rows * d.cols;
         } else {

@@ -460,6 +460,7 @@ json toJson(const Translation& t) {
                               {"dynamic", d.dynamic},
                               {"line", d.line},
                               {"planes", d.planes},
+                              {"dims", d.dims},
                               {"element", d.element}});
         kernels.push_back({{"name", k.name},
                            {"array_of", k.arrayOf},
@@ -500,6 +501,9 @@ Translation translationFrom(const json& j) {
                 {s.at("name"), s.at("rows"), s.at("cols"), s.at("offset"), s.at("dynamic"), s.at("line")});
             d.shared.back().planes = s.value("planes", 1);
             d.shared.back().element = s.value("element", std::string("float"));
+            d.shared.back().dims = s.value("dims", 1);
+            if (d.shared.back().dims < 1 || d.shared.back().dims > 3)
+                throw std::out_of_range("a shared array of " + std::to_string(d.shared.back().dims) + " subscripts");
             // Spelled into the compiled text: one of the three names, nothing else.
             if (d.shared.back().element != "float" && d.shared.back().element != "int" &&
                 d.shared.back().element != "unsigned int")

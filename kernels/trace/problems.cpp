@@ -71,9 +71,55 @@ std::string ProblemSet::summary() const {
     return s;
 }
 
+namespace {
+
+// An element of one of several shared arrays, by the array it is in and its
+// own subscripts; an index before the first or past the last, by its
+// distance from that array's start.
+std::string partElementName(const std::vector<SharedPart>& parts, int index) {
+    const SharedPart* in = &parts.front();
+    for (const SharedPart& p : parts)
+        if (index >= p.offset) in = &p;
+    const int local = index - in->offset;
+    if (local < 0 || local >= in->size()) return in->name + "[" + std::to_string(local) + "]";
+    const int plane = in->rows * in->cols;
+    if (in->dims == 3)
+        return in->name + "[" + std::to_string(local / plane) + "][" + std::to_string(local % plane / in->cols) +
+               "][" + std::to_string(local % in->cols) + "]";
+    if (in->dims == 2)
+        return in->name + "[" + std::to_string(local / in->cols) + "][" + std::to_string(local % in->cols) + "]";
+    return in->name + "[" + std::to_string(local) + "]";
+}
+
+// An access outside its array, through one of several shared arrays: its
+// index is its array's offset plus its own, and it lies outside that array,
+// so it is named by the nearest array it is past the end of (or, failing
+// one, before the start of), with that array's size: inside[78] of 78, never
+// the element of the next array that the same offset holds.
+std::pair<std::string, int> partOutsideName(const std::vector<SharedPart>& parts, int index) {
+    const SharedPart* past = nullptr;
+    const SharedPart* before = nullptr;
+    for (const SharedPart& p : parts) {
+        if (index >= p.offset + p.size()) past = &p;
+        else if (index < p.offset && !before) before = &p;
+    }
+    const SharedPart* in = past ? past : before ? before : &parts.front();
+    return {in->name + "[" + std::to_string(index - in->offset) + "]", in->size()};
+}
+
+// The element an access outside its array names, and the array's size.
+std::pair<std::string, int> outsideName(const Trace& trace, std::uint8_t array, int index) {
+    const ArrayInfo& a = trace.arrays[array < kArrayCount ? array : 0];
+    if (!a.parts.empty()) return partOutsideName(a.parts, index);
+    return {a.name + "[" + std::to_string(index) + "]", a.size};
+}
+
+}  // namespace
+
 std::string elementName(const Trace& trace, std::uint8_t array, int index) {
     if (array >= kArrayCount) return "?";
     const ArrayInfo& a = trace.arrays[array];
+    if (!a.parts.empty() && !isSubscriptIndex(index)) return partElementName(a.parts, index);
     const bool rows =
         (array == kArrayShared || (array == kArrayMask && a.space == Space::Constant)) && trace.dims() == 2;
     if (rows && index >= 0 && index < a.size && a.planeRows > 0 && a.pitch > 0) {
@@ -503,9 +549,11 @@ std::string describeProblem(const Trace& trace, const ProblemReport& p) {
                  where(p.first) + ", outside the array: " + subscriptPastItsExtent(p.subscripts);
             break;
         }
-        s += who(p.first) + " " + verb(p.first) + " " + name + "[" + std::to_string(p.index) + "] " +
-             where(p.first) + ", outside the array (" + std::to_string(size) + " elements)";
-        if (p.index >= 0 && p.index < size) s += ": a row or column index past its extent";
+        const auto [outside, partSize] = outsideName(trace, p.array, p.index);
+        s += who(p.first) + " " + verb(p.first) + " " + outside + " " + where(p.first) + ", outside the array (" +
+             std::to_string(partSize) + " elements)";
+        if (p.index >= 0 && p.index < size && trace.arrays[p.array < kArrayCount ? p.array : 0].parts.empty())
+            s += ": a row or column index past its extent";
         break;
     }
     case ProblemKind::BarrierMismatch:
@@ -576,7 +624,8 @@ std::string problemLine(const Trace& t, const ProblemReport& p) {
         const std::string what = p.subscripts.rows > 0
                                      ? subscriptedName(array.name, p.subscripts) + ": " +
                                            subscriptPastItsExtent(p.subscripts)
-                                     : element + " (" + std::to_string(array.size) + " elements)";
+                                     : outsideName(t, p.array, p.index).first + " (" +
+                                           std::to_string(outsideName(t, p.array, p.index).second) + " elements)";
         return s + "block " + block(a) + ", thread " + thread(a) + ", " + (isStore(a.op) ? "store to " : "load of ") +
                what + ", line " + std::to_string(a.line) + ", step " + std::to_string(a.step);
     }

@@ -20,6 +20,18 @@ namespace tilescope {
 // Threads of a block, by linear index, run in warps of this many lanes.
 constexpr unsigned kWarpSize = 32;
 
+// One of several arrays a kernel declares in shared memory, which the trace
+// keeps as one array (the block's shared memory, kArrayShared): its own
+// name, where it starts (in elements) and its sizes, so that an element is
+// named by the array it is in (`inside[3]`, not `tile, inside[83]`).
+struct SharedPart {
+    std::string name;
+    int offset = 0;
+    int planes = 1, rows = 1, cols = 1;
+    int dims = 1;  // as declared: s[c] 1, s[r][c] 2, s[p][r][c] 3
+    int size() const { return planes * rows * cols; }
+};
+
 struct ArrayInfo {
     std::string name;  // as the kernel's source calls it: N, M, F_c, P, N_s, ...
     Space space = Space::Global;
@@ -31,6 +43,9 @@ struct ArrayInfo {
     // A 3D shared array (`float s[C][T][T]`): the rows of one plane, so that
     // an element is named s[plane][row][col]; 0 for any other array.
     int planeRows = 0;
+    // Shared memory only, where the kernel declares two arrays or more: each
+    // of them, in the order of their offsets.
+    std::vector<SharedPart> parts{};
 
     // Where element `index` sits: column, row and channel (pixels are
     // interleaved channel by channel inside a row of `pitch` elements).

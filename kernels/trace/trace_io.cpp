@@ -151,6 +151,17 @@ Json launchJson(const Trace& t) {
                           {"pitch", a.pitch},
                           {"size", a.size}});
         if (a.planeRows > 0) arrays.back()["plane_rows"] = a.planeRows;
+        if (!a.parts.empty()) {
+            Json parts = Json::array();
+            for (const SharedPart& part : a.parts)
+                parts.push_back({{"name", part.name},
+                                 {"offset", part.offset},
+                                 {"planes", part.planes},
+                                 {"rows", part.rows},
+                                 {"cols", part.cols},
+                                 {"dims", part.dims}});
+            arrays.back()["parts"] = parts;
+        }
     }
     j["arrays"] = arrays;
     // What the GPU did (instrumented runs only; empty for the CPU executor).
@@ -217,6 +228,12 @@ Status launchFromJson(const Json& j, Trace& t, const KernelInfo* entry) {
             info.pitch = a.at("pitch").get<int>();
             info.size = a.at("size").get<int>();
             info.planeRows = a.contains("plane_rows") ? a.at("plane_rows").get<int>() : 0;
+            info.parts.clear();
+            if (a.contains("parts"))
+                for (const Json& part : a.at("parts"))
+                    info.parts.push_back(SharedPart{part.at("name").get<std::string>(), part.at("offset").get<int>(),
+                                                    part.at("planes").get<int>(), part.at("rows").get<int>(),
+                                                    part.at("cols").get<int>(), part.at("dims").get<int>()});
         }
         if (j.contains("hardware")) {
             for (const Json& h : j.at("hardware")) {
@@ -706,6 +723,20 @@ Status validateTrace(const Trace& t) {
     if (t.arrays[kArrayShared].size != (k->usesShared ? sharedFloats : 0) || t.arrays[kArrayMask].size < 0 ||
         t.arrays[kArrayMask].size > kMaxWhatIfThreads)
         return badInput("the trace's shared or mask array does not match the launch");
+    for (const ArrayInfo& a : t.arrays) {
+        // Parts: in shared memory, each of a size it can hold, in ascending
+        // order, none over another or past the array's end.
+        long long end = 0;
+        for (const SharedPart& part : a.parts) {
+            const bool sizes = part.planes >= 1 && part.rows >= 1 && part.cols >= 1 && part.dims >= 1 &&
+                               part.dims <= 3 && static_cast<long long>(part.planes) * part.rows * part.cols <= a.size;
+            if (a.space != Space::Shared || !sizes || part.offset < end ||
+                part.offset + static_cast<long long>(part.size()) > a.size)
+                return badInput("the trace's array " + a.name + " has a part " + part.name +
+                                " that does not fit in it");
+            end = part.offset + static_cast<long long>(part.size());
+        }
+    }
     for (const ArrayInfo& a : t.arrays)
         if (a.planeRows < 0 || (a.planeRows > 0 && (a.space != Space::Shared || a.planeRows > a.height)))
             return badInput("the trace's array " + a.name + " has planes of " + std::to_string(a.planeRows) +
