@@ -251,7 +251,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
                 const ImVec2 a = cellMin(element);
                 problemOutline(draw, theme, a, {a.x + cell, a.y + cell}, palette.problem, thick);
                 m_context.probe.record("shared.problem.element", a, {a.x + cell, a.y + cell},
-                                     elementName(trace, kArrayShared, element));
+                                     problemElementName(trace, *problem));
                 seen.problemElement = true;
             }
             // From the first access's thread to the second's, each at its own element.
@@ -264,7 +264,7 @@ void SharedPanel::drawRun(int i, float height, Seen& seen) {
                 seen.problemArrow = true;
             }
             if (element >= 0 || seen.problemArrow) {
-                std::string caption = element >= 0 ? elementName(trace, kArrayShared, element) : std::string();
+                std::string caption = element >= 0 ? problemElementName(trace, *problem) : std::string();
                 if (threads.first && threads.second && *threads.first != *threads.second)
                     caption += (caption.empty() ? "" : ": ") + std::string("thread ") +
                                threadName(*replay, *threads.first) + " \xE2\x86\x92 " +

@@ -134,6 +134,16 @@ std::string elementName(const Trace& trace, std::uint8_t array, int index) {
     return a.name + "[" + std::to_string(index) + "]";
 }
 
+std::string problemElementName(const Trace& trace, const ProblemReport& p) {
+    if (p.kind != ProblemKind::OutOfBounds || p.array >= kArrayCount || trace.arrays[p.array].parts.empty())
+        return elementName(trace, p.array, p.index);
+    const auto [name, size] = outsideName(trace, p.array, p.index);
+    if (p.index >= 0 && p.index < trace.arrays[p.array].size)
+        return name + ", past its " + std::to_string(size) + " elements: " + elementName(trace, p.array, p.index) +
+               "'s slot";
+    return name;
+}
+
 Subscript2D subscriptsOf(const Trace& trace, std::uint8_t array, std::int32_t index) {
     if (array >= kArrayCount || !isSubscriptIndex(index)) return {};
     const ArrayInfo& a = trace.arrays[array];

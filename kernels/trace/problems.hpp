@@ -153,6 +153,10 @@ std::string problemLine(const Trace& trace, const ProblemReport& p);
 
 // The name of an element as the kernel writes it: N_s[2][4], P[37].
 std::string elementName(const Trace& trace, std::uint8_t array, int index);
+// The element a problem names: elementName's, but for an access outside one
+// of several shared arrays the element as written and the slot it reached
+// ("inside[78], past its 78 elements: tile[0]'s slot").
+std::string problemElementName(const Trace& trace, const ProblemReport& p);
 
 // An access outside a 2D array, as its event records it (event.hpp's
 // subscriptIndex): the subscripts as written, and the array's rows and
