@@ -302,3 +302,11 @@ if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
   exit "$status"
 fi
 step_done "served page test"
+# The teacher's page following a lab of 30 simulated students, live.
+status=0
+/usr/bin/python3 "$root/tests/web/class_page_test.py" --tilescope "$build/app/tilescope" \
+  --web "${WEB_BUILD_DIR:-$root/build-web-test}/web" || status=$?
+if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
+  exit "$status"
+fi
+step_done "class page test"

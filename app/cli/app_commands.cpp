@@ -21,6 +21,7 @@
 #include "cli/options.hpp"
 #include "export/frame_writer.hpp"
 #include "model/class_results.hpp"
+#include "model/live_class.hpp"
 #include "model/lesson.hpp"
 #include "model/setup_rules.hpp"
 #include "ui/app.hpp"
@@ -32,6 +33,10 @@
 #include "ui/drivers/lesson_render_driver.hpp"
 #include "ui/drivers/screenshot_driver.hpp"
 #include "ui/exporter.hpp"
+
+#if defined(TILESCOPE_HAVE_SERVE)
+#include "serve/class_client.hpp"
+#endif
 
 namespace tilescope::cli {
 
@@ -77,7 +82,42 @@ struct StateOptions {
     std::string classResults;  // a graded class in the Class panel
     std::string classOpen;     // that student's row clicked
     long long classPattern = -1;  // the K-th pattern of the panel's list clicked
+    std::string classServer;      // a lab's server, followed live in the Class panel (the teacher's link)
+    bool classNow = false;        // the projector's layout of the class
+    bool classNames = false;      // the students' names shown
+    std::string classOpenLive;    // that student's tile clicked (id, or number from 1)
 };
+
+// The options of a class followed live, for the app and its pictures alike.
+void addLiveClassOptions(CLI::App& command, std::string& server, bool& now, bool& names) {
+    command.add_option("--class-server", server,
+                       "follow a running `tilescope serve --roster` in the Class panel, live: the teacher's link, "
+                       "http://HOST:PORT/#token=... (roster.teacher.txt; docs/serve.md)");
+    command.add_flag("--class-now", now,
+                     "the class on a projector: lecture-hall mode, the Class panel filling the window");
+    command.add_flag("--class-names", names, "show the students' names in the live class (hidden by default)");
+}
+
+// --class-server: the teacher's link, followed over HTTP (cpp-httplib, as
+// `serve` is; model/live_class.hpp).
+Result<std::shared_ptr<ui::ClassFollower>> classFollowerFor(const std::string& link) {
+    auto parsed = ui::parseClassLink(link);
+    if (!parsed)
+        return parsed.error();
+#if defined(TILESCOPE_HAVE_SERVE)
+    auto client = std::make_shared<serve::ClassHttpClient>(parsed->base, parsed->prefix, parsed->token);
+    ui::ClassTransport transport = [client](const std::string& path, double delay,
+                                            std::function<void(ui::ServedReply)> done) {
+        client->get(path, delay, [done = std::move(done)](int status, std::string body) {
+            done(ui::ServedReply{status, std::move(body)});
+        });
+    };
+    return std::make_shared<ui::ClassFollower>(std::move(transport), parsed->base.substr(parsed->base.find("://") + 3));
+#else
+    return badInput("--class-server: this tilescope was built without cpp-httplib (libcpp-httplib-dev), which "
+                    "follows a server");
+#endif
+}
 
 void addStateOptions(CLI::App& command, StateOptions& o) {
     addKernelOptions(command, o.run, true);
@@ -138,6 +178,10 @@ void addStateOptions(CLI::App& command, StateOptions& o) {
                     "the start")
         ->check(CLI::NonNegativeNumber);
     command.add_option("--focus", o.focus, "a panel that fills the window: " + ui::focusPanelNameList());
+    addLiveClassOptions(command, o.classServer, o.classNow, o.classNames);
+    command.add_option("--class-open-live", o.classOpenLive,
+                       "with --class-server: open that student's latest kernel at its first problem, as a click on "
+                       "their tile would (their id, or their number from 1)");
     command.add_option("--class", o.classResults,
                        "a graded class in the Class panel: a results folder of `tilescope grade`, or its class.json");
     command.add_option("--class-open", o.classOpen,
@@ -377,6 +421,20 @@ Result<ui::AppOptions> toAppOptions(const StateOptions& o) {
         if (o.classPattern >= 0)
             options.classPattern = static_cast<std::size_t>(o.classPattern);
     }
+    if (!o.classServer.empty()) {
+        auto follower = classFollowerFor(o.classServer);
+        if (!follower)
+            return follower.error();
+        options.classFollower = std::move(*follower);
+    }
+    if (o.classNow) {
+        options.lecture = true;
+        options.focus = "class";
+    }
+    options.classNames = o.classNames;
+    if (!o.classOpenLive.empty() && o.classServer.empty())
+        return badInput("--class-open-live belongs to a class followed live: give it with --class-server");
+    options.classOpenLive = o.classOpenLive;
     if (o.lesson.empty() && (o.lessonStep != 1 || !o.answer.empty() || o.reveal))
         return badInput("--lesson-step, --answer and --reveal belong to a lesson: give it with --lesson");
     return options;
@@ -394,11 +452,14 @@ struct AppCommandState {
     std::string compare;
     std::string kernelFile;
     std::string classResults;
+    std::string classServer;
+    bool classNow = false, classNames = false, classShownLog = false;
     // tilescope screenshot
     StateOptions screenshot;
     std::string out;
     std::string layout;
     std::string thenOpen;
+    std::vector<std::string> input;  // screenshot --do: scripted input (tests)
     std::string appLesson;  // tilescope --lesson NAME|FILE
     // tilescope lesson
     std::vector<std::string> checkFiles;
@@ -444,6 +505,18 @@ int runApp(const AppCommandState& state) {
             return fail(read.error());
         options.classResults = state.classResults;
     }
+    if (!state.classServer.empty()) {
+        auto follower = classFollowerFor(state.classServer);
+        if (!follower)
+            return fail(follower.error());
+        options.classFollower = std::move(*follower);
+    }
+    if (state.classNow) {
+        options.lecture = true;
+        options.focus = "class";
+    }
+    options.classNames = state.classNames;
+    options.classShownLog = state.classShownLog;
     ui::App app(std::move(options));
     return app.run();
 }
@@ -499,6 +572,7 @@ int runScreenshot(const AppCommandState& state) {
     screenshot.png = state.out;
     screenshot.layoutJson = state.layout;
     screenshot.thenOpen = state.thenOpen;
+    screenshot.input = state.input;
     return ui::runScreenshot(std::move(*options), screenshot);
 }
 
@@ -589,6 +663,10 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     app.add_option("--open-trace", state->openTrace,
                    "a trace file written by `tilescope trace --out` (on any machine): the step-through views step "
                    "through it, the hardware panel shows which SM ran each block");
+    addLiveClassOptions(app, state->classServer, state->classNow, state->classNames);
+    app.add_flag("--class-shown-log", state->classShownLog,
+                 "print a line as each new check of the live class is drawn (for tests)")
+        ->group("");
 
     auto* screenshot = app.add_subcommand(
         "screenshot", "draw the app in a given state into a PNG (needs an X display: use xvfb-run without one)");
@@ -599,6 +677,10 @@ Command addAppCommands(CLI::App& app, std::vector<Command>&) {
     screenshot->add_option("--then-open", state->thenOpen,
                            "once the first result is in, open this input file (as if dropped on the window), "
                            "and draw the app after that");
+    screenshot->add_option("--do", state->input,
+                           "then input, as a user would give it, one step per --do: click:NAME or hover:NAME (the "
+                           "middle of what the layout probe calls NAME), key:CHORD (ctrl+z, ctrl+shift+z, enter), "
+                           "type:TEXT; each waits a few frames, and the picture is drawn once all have settled");
 
     app.add_option("--lesson", state->appLesson,
                    "open the app on a lesson: its name (tilescope lesson --list) or a lesson file");

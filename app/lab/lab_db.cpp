@@ -495,6 +495,46 @@ Result<std::vector<CheckRecord>> LabDb::picked(Pick pick) {
     return out;
 }
 
+Result<std::vector<LabDb::StudentNow>> LabDb::classNow() {
+    std::lock_guard lock(m_mutex);
+    const std::string sql =
+        std::string("SELECT ") + kCheckColumns +
+        ", n.sent FROM checks c JOIN (SELECT student, count(*) AS sent, "
+        "coalesce(max(CASE WHEN kind != 'compile' THEN id END), max(id)) AS latest "
+        "FROM checks WHERE student != '' GROUP BY student) n ON c.id = n.latest ORDER BY c.student";
+    Statement s(m_db, sql.c_str());
+    std::vector<StudentNow> out;
+    int rc;
+    while ((rc = s.step()) == SQLITE_ROW) {
+        StudentNow now;
+        now.last = checkOf(s);
+        now.checks = s.integer(11);
+        out.push_back(std::move(now));
+    }
+    if (rc != SQLITE_DONE)
+        return dbError(m_path, rc, s.message());
+    return out;
+}
+
+Result<std::int64_t> LabDb::lastCheckId() {
+    std::lock_guard lock(m_mutex);
+    Statement s(m_db, "SELECT coalesce(max(id), 0) FROM checks");
+    const int rc = s.step();
+    if (rc != SQLITE_ROW)
+        return dbError(m_path, rc, s.message());
+    return s.integer(0);
+}
+
+Result<bool> LabDb::hasKernel(const std::string& hash) {
+    std::lock_guard lock(m_mutex);
+    Statement s(m_db, "SELECT 1 FROM kernels WHERE hash = ?1");
+    s.bind(1, hash);
+    const int rc = s.step();
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return dbError(m_path, rc, s.message());
+    return rc == SQLITE_ROW;
+}
+
 std::string utcNowMillis() {
     const auto now = std::chrono::system_clock::now();
     const std::time_t t = std::chrono::system_clock::to_time_t(now);
@@ -507,4 +547,5 @@ std::string utcNowMillis() {
     std::snprintf(out, sizeof out, "%s.%03lldZ", buffer, ms);
     return out;
 }
+
 }  // namespace tilescope::lab

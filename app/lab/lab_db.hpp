@@ -102,6 +102,21 @@ public:
     // order; students who sent none are left out.
     Result<std::vector<CheckRecord>> picked(Pick pick);
 
+    // The class now (GET /api/class): each student who sent anything, with
+    // how many compiles and checks they sent and their latest record that
+    // says how the kernel does: the latest that is not a compile alone (a
+    // compile that passed says less than the run that follows it), else the
+    // latest. Without the kernels' text.
+    struct StudentNow {
+        std::int64_t checks = 0;
+        CheckRecord last;
+    };
+    Result<std::vector<StudentNow>> classNow();
+    // The newest record's id (0: none).
+    Result<std::int64_t> lastCheckId();
+    // Whether a kernel of this SHA-256 was ever sent (the teacher may run again what a student sent).
+    Result<bool> hasKernel(const std::string& hash);
+
 private:
     LabDb(std::filesystem::path path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
     std::filesystem::path m_path;

@@ -161,6 +161,8 @@ std::vector<std::size_t> rowsWithPattern(const ClassResults& results, const std:
 
 namespace tilescope::ui {
 
+struct LiveClass;
+
 // The Class panel's state, as plain data: the class open (null: none), the
 // pattern the rows are filtered by, and what the last open or click said.
 struct ClassView {
@@ -171,6 +173,16 @@ struct ClassView {
     std::optional<std::size_t> opened;   // the submission opened last (its row stays marked)
     std::string pathField;               // File > Open class results...: the path typed
     bool focusPath = false;
+    // The class now, followed from a running server (model/live_class.hpp;
+    // the panel's live view, docs/serve.md): null until its first answer,
+    // and then drawn instead of a graded class.
+    std::shared_ptr<const LiveClass> live;
+    bool liveWaiting = false;                // asked, and no answer yet (a screenshot waits for it)
+    std::string liveWhere;                   // the server: "labpc:8000"
+    std::string liveStatus;                  // what went wrong last ("": nothing)
+    bool names = false;                      // the students' names shown (hidden by default: a projector)
+    std::optional<std::string> livePattern;  // the chosen problem's key (none: every student)
+    std::optional<std::string> liveOpened;   // the student whose kernel was opened last (their id)
 };
 
 }  // namespace tilescope::ui

@@ -1,14 +1,19 @@
 // The student's kernel file as the Editor panel shows it, as plain data: its
-// text, the compile in progress or its end, an error at a line, the verdict
-// of the last run and what the kernel printed. KernelFile (kernel_file.hpp)
+// text, the compile in progress or its end, an error at a line, the problems
+// the check found at their lines, the verdict of the last run and what the
+// kernel printed. KernelFile (kernel_file.hpp)
 // fills it, the Editor panel (ui/panel_editor.hpp) draws and edits it.
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "exec/printout.hpp"
+#include "model/editor_markers.hpp"
 
 namespace tilescope::ui {
 
@@ -35,6 +40,15 @@ struct EditorState {
     bool errorFromRun = false;  // the kernel compiled, and then failed as it ran
 
     int currentLine = 0;  // the line the step-through's selected thread stands on (0: none)
+
+    // The check's problems at their lines (the compile error is marked from
+    // errorLine above), found in `markedText`: once the text differs from
+    // it, they are shown as stale until the next check.
+    std::vector<EditorMarker> problemMarkers;
+    std::string markedText;
+    std::shared_ptr<const ProblemSet> markedProblems;  // the set they were made from
+    std::vector<unsigned> droppedBarriers;  // lines whose __syncthreads() the set-up drops (the Source panel)
+    std::optional<std::size_t> selectedProblem;  // the Problems panel's selection (an index into its items)
 
     Verdict verdict = Verdict::None;
     std::string verdictText;  // one line: "✓ your kernel is right", "✗ your kernel is wrong at 12 of 4096 outputs"

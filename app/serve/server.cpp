@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -185,6 +186,51 @@ Json recordJson(const lab::CheckRecord& r, bool withKernel) {
     return j;
 }
 
+// The lab's newest check, for the teacher's Class panel waiting on it (GET
+// /api/class?after=ID&wait=S: a long poll, docs/serve.md): each record wakes
+// the requests that wait; a server that stops wakes them all. Each waiting
+// request holds one of the server's threads, so a few wait at most; past
+// them, a request is answered at once (and its follower asks again a second
+// later, as a poll would).
+class LabChanges {
+public:
+    static constexpr int kMaxWaiting = 8;
+    static constexpr double kMaxWaitSeconds = 25.0;
+
+    void recorded(std::int64_t id) {
+        {
+            std::lock_guard lock(m_mutex);
+            m_last = std::max(m_last, id);
+        }
+        m_wake.notify_all();
+    }
+    void stop() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+    }
+    // Until a check newer than `after` is recorded, the server stops, or `seconds` pass.
+    void wait(std::int64_t after, double seconds) {
+        std::unique_lock lock(m_mutex);
+        if (m_waiting >= kMaxWaiting || m_stop)
+            return;
+        ++m_waiting;
+        m_wake.wait_for(lock, std::chrono::duration<double>(std::min(seconds, kMaxWaitSeconds)),
+                        [&] { return m_stop || m_last > after; });
+        --m_waiting;
+    }
+    void seen(std::int64_t id) { recorded(id); }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::int64_t m_last = 0;
+    int m_waiting = 0;
+    bool m_stop = false;
+};
+
 int g_stopPipe[2] = {-1, -1};
 void onSignal(int) {
     const char c = 's';
@@ -314,11 +360,17 @@ int runServer(const ServeOptions& o) {
     JobQueue jobs(o.workers, o.queue);
     RateLimiter limiter(o.ratePerMinute / 60.0, o.burst);
     std::mutex logMutex;
+    LabChanges changes;
+    if (labDb)
+        if (auto last = labDb->lastCheckId())
+            changes.seen(*last);
 
     httplib::Server server;
     // Handlers wait for their jobs: enough threads for every job the queue
-    // holds, the ones running, and the requests that need no job.
-    const std::size_t threads = o.queue + static_cast<std::size_t>(o.workers) + 16;
+    // holds, the ones running, the requests that need no job, and the
+    // teacher's views waiting for the class to change (LabChanges).
+    const std::size_t threads =
+        o.queue + static_cast<std::size_t>(o.workers) + 16 + static_cast<std::size_t>(LabChanges::kMaxWaiting);
     server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
     const auto io = std::chrono::duration<double>(o.ioTimeoutSeconds);
     server.set_read_timeout(std::chrono::duration_cast<std::chrono::microseconds>(io));
@@ -440,11 +492,22 @@ int runServer(const ServeOptions& o) {
                 unauthorized(res);
                 return finish();
             }
+            // The teacher's link sends no kernel of its own; it may run again
+            // a kernel a student sent (the Class panel's click opens it),
+            // and that run is not kept as anyone's check.
+            bool review = false;
             if (who->role == Role::Teacher) {
-                send(res, errorAnswer(403, "forbidden",
-                                      "this is the teacher's link: kernels are checked from a student's link (the "
-                                      "teacher's reads the class: GET /api/class)"));
-                return finish();
+                Answer ignored;
+                auto asked = parseApiRequest(req.body, o.job, ignored, job);
+                auto known = asked && labDb ? labDb->hasKernel(lab::sha256Hex(asked->kernel)) : Result<bool>(false);
+                if (!known || !*known) {
+                    send(res, errorAnswer(403, "forbidden",
+                                          "this is the teacher's link: kernels are checked from a student's link "
+                                          "(the teacher's reads the class: GET /api/class, and runs again the "
+                                          "kernels students sent)"));
+                    return finish();
+                }
+                review = true;
             }
             if (!admitted(*who, req, res))
                 return finish();
@@ -455,8 +518,9 @@ int runServer(const ServeOptions& o) {
                 return finish();
             }
             res.set_header("X-Tilescope-Kernel", textHash(request->kernel));
-            const std::string asked = labDb ? requestJson(*request, job) : std::string();
-            const std::string kernelText = labDb ? request->kernel : std::string();
+            const bool keep = labDb && !review;
+            const std::string asked = keep ? requestJson(*request, job) : std::string();
+            const std::string kernelText = keep ? request->kernel : std::string();
             auto task = std::make_shared<std::packaged_task<Answer()>>(
                 [request = std::move(*request), settings, job] { return runJob(request, settings, job); });
             std::future<Answer> answer = task->get_future();
@@ -468,7 +532,7 @@ int runServer(const ServeOptions& o) {
             }
             try {
                 Answer a = answer.get();
-                if (labDb) {
+                if (keep) {
                     // Kept before the answer leaves: a server stopped now has it.
                     lab::CheckRecord r;
                     r.student = who->student;
@@ -483,9 +547,10 @@ int runServer(const ServeOptions& o) {
                     r.backend = a.backend;
                     r.kernelMs = a.kernelMs;
                     r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-                    if (auto id = labDb->record(r))
+                    if (auto id = labDb->record(r)) {
                         res.set_header("X-Tilescope-Check", std::to_string(*id));
-                    else
+                        changes.recorded(*id);
+                    } else
                         std::fprintf(stderr, "tilescope serve: this check is not kept: %s\n",
                                      id.error().message.c_str());
                 }
@@ -569,33 +634,53 @@ int runServer(const ServeOptions& o) {
                                              "checks"));
         sendJson(res, 200, recordJson(**found, true));
     });
-    // The class now, for the teacher: each student's latest check.
+    // The class now, for the teacher: each student's latest check. With
+    // ?after=ID&wait=S, a long poll: the answer waits (at most S seconds)
+    // until a check newer than ID is recorded; the teacher's Class panel
+    // asks again with the newest it was given (docs/serve.md).
     server.Get("/api/class", [&](const httplib::Request& req, httplib::Response& res) {
+        // A student's link is told so before it counts against their rate
+        // limit (the page asks once, to know whether it is the teacher's).
+        if (const std::optional<Identity> asker = identify(req); asker && asker->role == Role::Student && labDb)
+            return send(res, errorAnswer(403, "forbidden",
+                                         "this is a student's link: the class is read with the teacher's link"));
         const std::optional<Identity> who = labReader(req, res);
         if (!who)
             return;
         if (who->role != Role::Teacher)
             return send(res, errorAnswer(403, "forbidden",
                                          "this is a student's link: the class is read with the teacher's link"));
-        auto all = labDb->checks({}, true);
-        if (!all)
-            return send(res, errorAnswer(500, "internal", all.error().message));
-        std::map<std::string, std::pair<std::size_t, const lab::CheckRecord*>> last;  // student -> count, latest
-        for (const lab::CheckRecord& r : *all) {
-            auto& [count, latest] = last[r.student];
-            ++count;
-            latest = &r;
+        if (req.has_param("after") && req.has_param("wait")) {
+            const std::int64_t after = std::strtoll(req.get_param_value("after").c_str(), nullptr, 10);
+            const double wait = std::strtod(req.get_param_value("wait").c_str(), nullptr);
+            if (wait > 0)
+                changes.wait(after, wait);
         }
+        auto now = labDb->classNow();
+        if (!now)
+            return send(res, errorAnswer(500, "internal", now.error().message));
+        std::map<std::string, const lab::LabDb::StudentNow*> latest;  // student -> count, latest
+        std::int64_t total = 0, newest = 0;
+        for (const lab::LabDb::StudentNow& n : *now) {
+            latest[n.last.student] = &n;
+            total += n.checks;
+        }
+        if (auto last = labDb->lastCheckId())
+            newest = *last;
         Json rows = Json::array();
         for (const lab::LabStudent& student : students) {
             Json row{{"id", student.id}, {"name", student.name}, {"checks", 0}, {"last", nullptr}};
-            if (auto it = last.find(student.id); it != last.end()) {
-                row["checks"] = it->second.first;
-                row["last"] = recordJson(*it->second.second, false);
+            if (auto it = latest.find(student.id); it != latest.end()) {
+                row["checks"] = it->second->checks;
+                row["last"] = recordJson(it->second->last, false);
             }
             rows.push_back(std::move(row));
         }
-        sendJson(res, 200, Json{{"students", std::move(rows)}, {"checks", all->size()}});
+        sendJson(res, 200,
+                 Json{{"students", std::move(rows)},
+                      {"checks", total},
+                      {"last_check", newest},
+                      {"now", lab::utcNowMillis()}});
     });
     server.Get(R"(/.*)", [&](const httplib::Request& req, httplib::Response& res) {
         if (web.empty()) {
@@ -704,10 +789,11 @@ int runServer(const ServeOptions& o) {
     sigaction(SIGINT, &stop, nullptr);
     sigaction(SIGTERM, &stop, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
-    std::thread stopper([&server] {
+    std::thread stopper([&server, &changes] {
         char c;
         while (::read(g_stopPipe[0], &c, 1) < 0 && errno == EINTR) {
         }
+        changes.stop();  // the teacher's views waiting for a check are answered now
         server.stop();
     });
 

@@ -33,6 +33,7 @@
 #include "io/whole_file.hpp"
 #include "model/background_task.hpp"
 #include "model/kernel_file.hpp"
+#include "model/live_class.hpp"
 #include "model/served_client.hpp"
 #include "model/lesson_player.hpp"
 #include "model/settings.hpp"
@@ -44,6 +45,7 @@
 #include "ui/panel_costs.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/panel_lesson.hpp"
+#include "ui/scripted_input.hpp"
 #include "ui/trace_keys.hpp"
 
 namespace tilescope::ui {
@@ -197,6 +199,7 @@ Status App::open() {
     makePanels();
     openKernelFileAtStart();
     openClassAtStart();
+    startLiveClass();
     if (Status s = openLessonsAtStart(); !s)
         return s;
     m_window->onDrop([this](const std::vector<std::string>& paths) {
@@ -274,6 +277,8 @@ void App::close() {
     saveSettingsIfChanged(true);
     if (m_options.served)
         m_options.served->setOnAnswer(nullptr);
+    if (m_options.classFollower)
+        m_options.classFollower->stop();
     m_exporter.reset();  // an unfinished export leaves nothing behind
     m_exportDialog.reset();
     // The panels first: they hold the models below (and their textures go
@@ -360,7 +365,8 @@ std::string App::hostLayoutJson() const {
 // [SECTION] What the drivers ask of the frames
 
 bool App::settled() const {
-    if (m_frame < 3 || m_runner->progress().busy || m_kernelFile->busy() || m_classJump)
+    if (m_frame < 3 || m_runner->progress().busy || m_kernelFile->busy() || m_classJump || m_liveJump ||
+        m_liveFetching)
         return false;
     if (m_lessons->active() && (m_lessons->revealPending() || m_lessons->stepSerial() != m_lessonSerial))
         return false;
@@ -402,6 +408,8 @@ void App::frame() {
     applyThemeIfNeeded();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (m_input)
+        m_input->feed(m_probe);
     if (m_exporter)  // no hover marks or tooltips in the exported frames
         ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
@@ -420,6 +428,7 @@ void App::frame() {
     updateLesson();
     drawMenuBar();
     updateKernelFile();
+    updateLiveClass();
     updateClassJump();
     updateCheckAndSubmit();
     if (stepThroughShown())
@@ -613,6 +622,8 @@ void App::drawViewMenu() {
         setLecture(!m_settings.lecture);
     if (m_settings.lecture && ImGui::MenuItem("The lecture's three panels", "F2", lecturePanelsShown()))
         toggleLecturePanels();
+    if (m_classView.live && ImGui::MenuItem("The class now, for a projector"))
+        showClassNow();
     if (ImGui::MenuItem("Reset layout", "Ctrl+R"))
         resetLayout();
     drawFocusMenu();

@@ -17,12 +17,14 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <future>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gfx/framebuffer.hpp"
 #include "gfx/texture.hpp"
@@ -53,11 +55,13 @@ class LegendPanel;
 class TraceSession;
 class KernelFile;
 class ServedClient;
+class ClassFollower;
 class LessonPlayer;
 class LessonPanel;
 struct EditorCallbacks;
 struct ClassCallbacks;
 class ExportDialog;
+class ScriptedInput;
 class PanelCosts;
 class FrameRenderer;
 
@@ -105,6 +109,13 @@ struct AppOptions {
     // page on a static host).
     std::shared_ptr<ServedClient> served;
     std::string servedName;  // what the page calls the server ("labpc:8000, NVIDIA H100")
+    // The class followed live from a lab's server, in the Class panel
+    // (model/live_class.hpp): --class-server URL#token=TEACHER, or the page
+    // opened with the teacher's link. Null: none.
+    std::shared_ptr<ClassFollower> classFollower;
+    bool classNames = false;     // --class-names: the students' names shown (hidden by default)
+    std::string classOpenLive;   // --class-open-live: that student's tile clicked (their id, or number from 1)
+    bool classShownLog = false;  // a line on stdout as each new check is drawn (the live test)
 };
 
 class App {
@@ -149,6 +160,12 @@ public:
     // --answer and --reveal, once the lesson's step has settled: true when
     // they changed the step (the picture waits for it to settle again).
     bool answerLessonQuestion();
+    // Input as a user would give it (`screenshot --do`, ui/scripted_input.hpp),
+    // played over the next frames; the first step that cannot be played ends it
+    // with inputError() said.
+    Status playInput(const std::vector<std::string>& steps);
+    bool playingInput() const;
+    const std::string& inputError() const;
     // ui-bench --panel-costs: each panel's drawing and rendering timed (null: not).
     void timePanels(PanelCosts* costs) { m_panelCostsNow = costs; }
 
@@ -221,6 +238,15 @@ private:
     ClassCallbacks classCallbacks();
     void openClassAtStart();
     void updateClassJump();
+    // The class followed live (app_class_live.cpp): the follower started,
+    // each frame its newest answer taken into the panel, a tile's click:
+    // that student's latest kernel fetched, opened and set up as it was
+    // checked, and (once its trace is in) the step-through at its first
+    // problem; the projector's layout.
+    void startLiveClass();
+    void updateLiveClass();
+    void openLiveStudent(std::size_t index);
+    void showClassNow();
 
     // The panels of the table, made from what each draws (make_panel.hpp).
     void makePanels();
@@ -260,6 +286,7 @@ private:
     EditorCallbacks editorCallbacks();
     void showEditor();
     void updateKernelFile();
+    void updateKernelFileMarkers(const RunOutcome* outcome, bool main);
     void adjustCheckForKernelFile();
     void prepareKernelFileJob(RunJob& job) const;
     void drawKernelFileMenu();
@@ -310,6 +337,7 @@ private:
     bool m_layoutReset = false;
     bool m_focusPath = false;
     LayoutProbe m_probe;
+    std::unique_ptr<ScriptedInput> m_input;  // --do (tests)
 
     // The table's panels, by PanelId; each panel's place as it was last
     // assigned, and whether it goes back there (after a focus).
@@ -330,6 +358,10 @@ private:
         FirstProblem at;
     };
     std::optional<ClassJump> m_classJump;
+    std::uint64_t m_liveSerial = 0;     // the follower's answer taken in last
+    std::int64_t m_liveLogged = -1;     // the newest check said drawn (classShownLog)
+    bool m_liveJump = false;            // a live student's kernel opened: its first problem once the trace is in
+    bool m_liveFetching = false;        // a tile clicked: its kernel on its way from the server
     bool m_kernelFileCheckOff = false;  // its check passed the event budget: the kernel file runs without it
     std::unique_ptr<Exporter> m_exporter;
     std::unique_ptr<ExportDialog> m_exportDialog;

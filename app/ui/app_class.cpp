@@ -24,6 +24,8 @@ ClassCallbacks App::classCallbacks() {
     ClassCallbacks callbacks;
     callbacks.open = [this](const std::string& path) { openClass(path); };
     callbacks.openSubmission = [this](std::size_t index) { openSubmission(index); };
+    callbacks.openLiveStudent = [this](std::size_t index) { openLiveStudent(index); };
+    callbacks.classNow = [this] { showClassNow(); };
     return callbacks;
 }
 

@@ -70,6 +70,12 @@ EditorCallbacks App::editorCallbacks() {
     callbacks.cancel = [this] { m_kernelFile->cancelCompile(); };
     callbacks.reload = [this] { m_kernelFile->reload(); };
     callbacks.open = [this](const std::string& path) { openKernelFile(path, true); };
+    callbacks.selectProblem = [this](std::size_t index) {
+        // As a click in the Problems panel: shown, and the views stepped to it.
+        if (!m_options.panels)
+            m_settings.panels[PanelId::Problems] = true;
+        m_traceSession->selectProblem(index);
+    };
     return callbacks;
 }
 
@@ -243,6 +249,8 @@ void App::updateKernelFile() {
         state.verdictText.clear();
     }
 
+    updateKernelFileMarkers(outcome, main);
+
     // The line the step-through stands on, while the text is the one traced.
     state.currentLine = 0;
     const int run = main ? 0 : compared ? 1 : -1;
@@ -254,6 +262,47 @@ void App::updateKernelFile() {
                     replay->currentEvent(m_traceSession->selectedThread(run), m_traceSession->cursor(run)))
                 state.currentLine = static_cast<int>(replay->events()[*event].line);
     }
+}
+
+void App::updateKernelFileMarkers(const RunOutcome* outcome, bool main) {
+    // The check's problems at their lines: from the set the Problems panel
+    // shows when it is this kernel's (a click on a mark selects the problem
+    // there), else from the kernel file's own checked run. A new check
+    // replaces them; until then, edited text shows them as stale.
+    EditorState& state = m_kernelFile->state();
+    const auto& kernel = m_kernelFile->kernel();
+    std::shared_ptr<const ProblemSet> set;
+    const Trace* traced = nullptr;
+    bool selectable = false;
+    if (kernel && main) {
+        const TracedRun& run = m_traceSession->run(0);
+        if (run.model && run.outcome && run.outcome->job.own == kernel && run.outcome->problems) {
+            set = run.outcome->problems;
+            traced = &run.model->trace();
+            selectable = true;
+        } else if (outcome && outcome->problems && outcome->result && outcome->result->trace) {
+            set = outcome->problems;
+            traced = &*outcome->result->trace;
+        }
+    }
+    if (state.compile == CompileState::Failed || (!kernel && state.compile != CompileState::Compiling)) {
+        state.problemMarkers.clear();
+        state.markedProblems = nullptr;
+    } else if (set && set != state.markedProblems) {
+        state.problemMarkers = problemMarkers(*set, *traced);
+        if (!selectable)
+            for (EditorMarker& m : state.problemMarkers)
+                m.problem.reset();
+        state.markedProblems = set;
+        state.markedText = kernel->translation.text;
+    }
+    state.selectedProblem =
+        state.markedProblems && state.markedProblems.get() == m_traceSession->problems()
+            ? m_traceSession->selectedProblemIndex()
+            : std::nullopt;
+    state.droppedBarriers.clear();
+    if (main && kernel && !m_traceSession->showingFile())
+        state.droppedBarriers = m_settings.setup.droppedBarriers;
 }
 
 void App::adjustCheckForKernelFile() {

@@ -59,6 +59,11 @@ void ClassPanel::draw(bool* open) {
         return;
     }
     m_probe.recordWindow("class.window");
+    if (m_view.live || m_view.liveWaiting || !m_view.liveWhere.empty()) {  // followed from a server
+        drawLive();
+        ImGui::End();
+        return;
+    }
     const ClassResults* results = m_view.results.get();
     if (!results || m_view.focusPath)
         drawPathField();
@@ -262,7 +267,7 @@ void ClassPanel::drawPatterns(const ClassResults& results, float) {
         ImGui::PopID();
         const ImVec2 end = ImGui::GetCursorScreenPos();
         ImGui::SetCursorScreenPos(at);
-        ImGui::PushTextWrapPos(at.x + textWidth);
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + textWidth);  // the window's own coordinates
         ImGui::TextUnformatted(text.c_str());
         ImGui::PopTextWrapPos();
         m_probe.record("class.pattern." + std::to_string(r), at, {at.x + wrap, at.y + size.y}, rows[r].sentence);

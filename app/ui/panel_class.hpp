@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "model/class_results.hpp"
+#include "model/live_class.hpp"
 #include "ui/panel.hpp"
 
 namespace tilescope::ui {
@@ -27,6 +28,8 @@ namespace tilescope::ui {
 struct ClassCallbacks {
     std::function<void(const std::string&)> open;     // a class.json, or a results folder holding one
     std::function<void(std::size_t)> openSubmission;  // index into results->submissions
+    std::function<void(std::size_t)> openLiveStudent;  // index into live->students: their latest kernel
+    std::function<void()> classNow;                    // the projector's layout of the class now
 };
 
 class ClassPanel : public Panel {
@@ -38,8 +41,15 @@ public:
           m_legend(context.legend),
           m_callbacks(std::move(callbacks)) {}
     void draw(bool* open) override;
+    // A screenshot of the live class waits for the server's first answer.
+    bool settled() const override { return !m_view.liveWaiting; }
 
 private:
+    // The class now, from a server (panel_class_live.cpp).
+    void drawLive();
+    void drawLiveHistogram(const LiveSummary& summary, float height);
+    void drawLivePatterns(const LiveClass& live, const std::vector<LivePattern>& patterns);
+    void drawLiveStudents(const LiveClass& live, const std::vector<std::size_t>& rows, int columns, int tileLines);
     void drawPathField();
     void drawSummary(const ClassResults& results);
     void drawHistogram(const ClassResults& results, float height);

@@ -3,14 +3,16 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <TextEditor.h>
+
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "ui/cuda_language.hpp"
 #include "ui/layout_probe.hpp"
 #include "ui/panel_legend.hpp"
 #include "ui/theme.hpp"
@@ -20,45 +22,6 @@
 namespace tilescope::ui {
 
 namespace {
-
-// Inside the text box, once a frame: where the text cursor is (its line,
-// from 0), and a Tab typed turned into four spaces (a tab would not line up
-// with the gutter's columns, and the Source panel shows the file as it is).
-struct CursorProbe {
-    int line = 0;
-};
-
-int onText(ImGuiInputTextCallbackData* data) {
-    auto* probe = static_cast<CursorProbe*>(data->UserData);
-    if (data->EventFlag != ImGuiInputTextFlags_CallbackAlways)
-        return 0;
-    if (ImGui::IsKeyPressed(ImGuiKey_Tab) && data->CursorPos > 0 &&
-        data->Buf[data->CursorPos - 1] == '\t') {
-        data->DeleteChars(data->CursorPos - 1, 1);
-        data->InsertChars(data->CursorPos, "    ");
-    }
-    probe->line = static_cast<int>(std::count(data->Buf, data->Buf + data->CursorPos, '\n'));
-    return 0;
-}
-
-int lineCount(const std::string& text) {
-    return 1 + static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
-
-// Line n (from 1) of the text, without its line break.
-std::string_view lineOf(const std::string& text, int n) {
-    std::size_t start = 0;
-    for (int i = 1; i < n; ++i) {
-        start = text.find('\n', start);
-        if (start == std::string::npos)
-            return {};
-        ++start;
-    }
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos)
-        end = text.size();
-    return std::string_view(text).substr(start, end - start);
-}
 
 // The error's words with its line: "line 12: error: expected ';'".
 std::string errorText(const EditorState& s) {
@@ -73,7 +36,82 @@ std::string errorText(const EditorState& s) {
     return text;
 }
 
+
+ImU32 toU32(const ImVec4& c) {
+    return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+// The editor's colours in the theme's: the everyday mode's dark panel with
+// the editor's own dark syntax colours, lecture-hall mode's dark-on-light
+// with darker, saturated syntax colours that hold on a washed-out projector.
+// The background is see-through: the panel draws the step-through's line
+// under the text, on the window's own background, as the Source panel does.
+TextEditor::Palette editorPalette(const Theme& theme) {
+    using C = TextEditor::Color;
+    TextEditor::Palette p = theme.lecture ? TextEditor::GetLightPalette() : TextEditor::GetDarkPalette();
+    auto set = [&p](C c, ImU32 colour) { p[static_cast<std::size_t>(c)] = colour; };
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    set(C::text, text);
+    set(C::identifier, text);
+    set(C::cursor, text);
+    set(C::background, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.0f));
+    set(C::lineNumber, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    set(C::currentLineNumber, text);
+    set(C::selection, ImGui::GetColorU32(ImGuiCol_TextSelectedBg));
+    if (theme.lecture) {
+        set(C::keyword, IM_COL32(0, 84, 166, 255));        // Okabe-Ito's blue, darkened
+        set(C::declaration, IM_COL32(136, 34, 120, 255));  // its reddish purple, darkened
+        set(C::knownIdentifier, IM_COL32(0, 110, 78, 255));
+        set(C::number, IM_COL32(150, 70, 0, 255));
+        set(C::string, IM_COL32(160, 30, 30, 255));
+        set(C::preprocessor, IM_COL32(110, 80, 0, 255));
+        set(C::comment, IM_COL32(85, 85, 85, 255));
+        set(C::punctuation, text);
+        set(C::currentLineHighlight, IM_COL32(0, 0, 0, 14));
+    }
+    return p;
+}
+
+const char* markKindName(EditorMarker::Kind kind) {
+    switch (kind) {
+        case EditorMarker::Kind::CompileError: return "compile";
+        case EditorMarker::Kind::RunError: return "run";
+        case EditorMarker::Kind::Problem: return "problem";
+        case EditorMarker::Kind::DroppedBarrier: return "barrier";
+    }
+    return "";
+}
+
 }  // namespace
+
+EditorPanel::EditorPanel(PanelContext context, EditorState& state, EditorCallbacks callbacks)
+    : m_state(state), m_theme(context.theme), m_probe(context.probe), m_legend(context.legend),
+      m_callbacks(std::move(callbacks)) {
+    m_editor.SetLanguage(cudaLanguage());
+    m_editor.SetTabSize(4);
+    m_editor.SetInsertSpacesOnTabs(true);  // the Source panel shows the file as it is: spaces line up there
+    m_editor.SetShowLineNumbersEnabled(true);
+    m_editor.SetShowMatchingBrackets(true);
+    m_editor.SetCompletePairedGlyphs(false);
+    m_editor.SetAutoIndentEnabled(true);
+    m_editor.SetShowScrollbarMiniMapEnabled(true);
+    m_editor.SetShowWhitespacesEnabled(false);
+    // Long lines wrap, as the Source panel wraps them: no code is cut at the
+    // panel's edge (lecture-hall mode's type is large).
+    m_editor.SetWordWrapEnabled(true);
+    // Its own marker tooltips take the marker's colour for their background
+    // and do not wrap: the panel shows its own (markTooltip).
+    m_editor.SetLineDecorator(2, [this](TextEditor::Decorator& d) { drawMark(d); });
+    m_editor.SetCustomLineNumberRenderer([this](const TextEditor::CustomLineNumber& n) {
+        const std::string number = std::to_string(n.lineNumber + 1);
+        const float width = ImGui::CalcTextSize(number.c_str()).x;
+        const bool current = static_cast<int>(n.lineNumber) + 1 == m_state.currentLine;
+        const ImVec2 at{n.pos.x + n.size.x - width, n.pos.y};
+        n.drawList->AddText(at, current ? ImGui::GetColorU32(ImGuiCol_Text) : n.color, number.c_str());
+        if (m_probe.enabled())
+            m_probe.record("editor.gutter." + number, at, {n.pos.x + n.size.x, n.pos.y + n.size.y}, number);
+    });
+}
 
 void EditorPanel::draw(bool* open) {
     if (!ImGui::Begin("Editor###editor", open)) {
@@ -269,119 +307,302 @@ void EditorPanel::drawPrintout() {
     ImGui::TreePop();
 }
 
-void EditorPanel::drawText(float height) {
-    const ImGuiStyle& style = ImGui::GetStyle();
+// [SECTION] The text
+
+void EditorPanel::takeText() {
+    if (m_state.textVersion == m_loadedVersion)
+        return;
+    // A text loaded from outside (a file opened, reloaded from disk): the
+    // editor starts afresh, its undo history with it.
+    m_editor.SetText(m_state.text);
+    m_loadedVersion = m_state.textVersion;
+    m_marksKey.clear();
+    m_touched = false;
+}
+
+void EditorPanel::applyPalette() {
+    if (m_paletteSet && m_paletteLecture == m_theme.lecture)
+        return;
+    m_editor.SetPalette(editorPalette(m_theme));
+    m_paletteSet = true;
+    m_paletteLecture = m_theme.lecture;
+    m_marksKey.clear();
+}
+
+std::vector<EditorPanel::LineMark> EditorPanel::lineMarks() const {
+    std::vector<LineMark> marks;
+    auto add = [&marks](const LineMark& m) {
+        for (LineMark& other : marks)
+            if (other.line == m.line) {
+                // One mark a line: the texts joined, the weightier kind's colour and click.
+                other.text += "\n" + m.text;
+                if (m.kind < other.kind) {
+                    other.kind = m.kind;
+                    other.column = m.column;
+                    other.problem = m.problem;
+                } else if (!other.problem) {
+                    other.problem = m.problem;
+                }
+                other.stale = other.stale && m.stale;
+                other.selected = other.selected || m.selected;
+                return;
+            }
+        marks.push_back(m);
+    };
+    if (m_state.errorLine > 0) {
+        LineMark m;
+        m.line = m_state.errorLine;
+        m.column = m_state.errorColumn;
+        m.kind = m_state.errorFromRun ? EditorMarker::Kind::RunError : EditorMarker::Kind::CompileError;
+        m.text = errorText(m_state);
+        m.stale = m_state.modified;
+        add(m);
+    }
+    const bool stale = m_state.text != m_state.markedText;
+    for (const EditorMarker& p : m_state.problemMarkers) {
+        LineMark m;
+        m.line = p.line;
+        m.column = p.column;
+        m.kind = p.kind;
+        m.text = p.text;
+        m.problem = p.problem;
+        m.stale = stale;
+        m.selected = p.problem && m_state.selectedProblem == p.problem;
+        add(m);
+    }
+    for (unsigned line : m_state.droppedBarriers) {
+        LineMark m;
+        m.line = line;
+        m.kind = EditorMarker::Kind::DroppedBarrier;
+        m.text = "__syncthreads() dropped here (the Source panel's check box): tick it there to put it back";
+        add(m);
+    }
+    return marks;
+}
+
+void EditorPanel::updateMarkers(bool textChanged) {
+    std::vector<LineMark> marks = lineMarks();
+    std::string key;
+    for (const LineMark& m : marks)
+        key += std::to_string(m.line) + markKindName(m.kind) + (m.stale ? "s" : "") + (m.selected ? "*" : "") +
+               m.text + "|";
+    m_marks = std::move(marks);
+    if (key == m_marksKey && !textChanged)
+        return;
+    // The editor moves a marker with its line as lines come and go; the
+    // marks stand where the check found them (a stale mark is about the
+    // checked text), so they are made again when the text changes.
+    m_marksKey = key;
+    m_editor.ClearMarkers();
     const Palette& palette = m_theme.palette;
-    pushMonoFont(m_theme);
-    const float lineHeight = ImGui::GetTextLineHeight();  // what the text box advances by
-    const int lines = lineCount(m_state.text);
-    const int digits = std::max(3, static_cast<int>(std::to_string(lines).size()));
-    const float digit = ImGui::CalcTextSize("0").x;
-    const float mark = lineHeight * 0.9f;                 // the error mark, left of the numbers
-    const float gutter = mark + digit * (digits + 1.0f);  // mark, numbers, a space
-    const ImVec2 pad = style.FramePadding;
+    for (const LineMark& m : m_marks) {
+        const ImU32 ink = m.stale ? toU32(palette.muted)
+                          : m.kind == EditorMarker::Kind::DroppedBarrier ? toU32(palette.warning)
+                          : m.kind == EditorMarker::Kind::Problem        ? palette.problemArrow
+                                                                         : palette.problem;
+        m_editor.AddMarker(m.line - 1, withAlpha(ink, m.selected ? 150 : 90), withAlpha(ink, m.selected ? 90 : 60),
+                           "", "");
+    }
+}
 
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0.0f, 0.0f});
-    ImGui::BeginChild("##editor-scroll", {0.0f, height}, ImGuiChildFlags_Borders);
-    ImGui::PopStyleVar();
+void EditorPanel::markTooltip(const LineMark& m) const {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(m_theme.fontPixels * 40.0f);
+    ImGui::TextUnformatted(m.text.c_str());
+    if (m.stale)
+        ImGui::TextDisabled("the text changed since this check: Ctrl+S checks it again");
+    if (m.problem)
+        ImGui::TextDisabled("click: select it in the Problems panel, and step the views to it");
+    else if (m.kind == EditorMarker::Kind::CompileError || m.kind == EditorMarker::Kind::RunError)
+        ImGui::TextDisabled("click: put the cursor there");
+    ImGui::PopTextWrapPos();
+    m_probe.record("editor.tooltip", ImGui::GetWindowPos(),
+                   {ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y},
+                   m.text);
+    ImGui::EndTooltip();
+}
+
+// In the editor's decoration column, beside the line numbers: the mark's
+// disc, which says what it is when hovered and selects it when clicked.
+void EditorPanel::drawMark(const TextEditor::Decorator& d) {
+    const unsigned line = static_cast<unsigned>(d.line) + 1;
+    const auto m = std::find_if(m_marks.begin(), m_marks.end(), [&](const LineMark& x) { return x.line == line; });
+    // At the line's first row: the editor steps its decorations one row a
+    // line, which leaves them above their lines below a line that wraps.
+    const ImVec2 at{ImGui::GetCursorScreenPos().x, m_editor.DocPos2ScreenPos(TextEditor::DocPos(d.line, 0)).y};
+    ImGui::SetCursorScreenPos(at);
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const ImVec2 origin = ImGui::GetCursorScreenPos();  // the content's top left (scrolled)
-    const ImVec2 windowPos = ImGui::GetWindowPos();
-    const float viewHeight = ImGui::GetWindowHeight();
-    const float width = ImGui::GetContentRegionAvail().x;
-    const float boxHeight = lines * lineHeight + pad.y * 2.0f + 1.0f;
-    const float textTop = origin.y + pad.y;
-    const float right = origin.x + width;
-    auto lineTop = [&](int n) { return textTop + static_cast<float>(n - 1) * lineHeight; };
-
-    // Behind the text (the box's own background is made transparent below):
-    // the gutter, the box, the current line, the error line.
-    const float visibleTop = windowPos.y, visibleBottom = windowPos.y + viewHeight;
-    // Code on the window's own background, as the Source panel shows it; the
-    // gutter a shade of the fields' colour, a rule between them.
-    draw->AddRectFilled({origin.x, visibleTop}, {origin.x + gutter, visibleBottom},
-                        ImGui::GetColorU32(ImGuiCol_FrameBg, 0.5f));
-    draw->AddLine({origin.x + gutter - 1.0f, visibleTop}, {origin.x + gutter - 1.0f, visibleBottom},
-                  ImGui::GetColorU32(ImGuiCol_Border));
-    const int first = std::clamp(static_cast<int>(std::floor((visibleTop - textTop) / lineHeight)) + 1, 1, lines);
-    const int last = std::clamp(static_cast<int>(std::ceil((visibleBottom - textTop) / lineHeight)) + 1, 1, lines);
-    const int current = m_state.currentLine;
-    const auto errorLine = static_cast<int>(m_state.errorLine);
-    if (current >= 1 && current <= lines) {
-        const float y = lineTop(current);
-        draw->AddRectFilled({origin.x, y}, {right, y + lineHeight}, withAlpha(palette.loadedByThread, 110));
-        m_legend.addSwatch(withAlpha(palette.loadedByThread, 110), "the selected thread's line");
-        m_probe.record("editor.current", {origin.x, y}, {right, y + lineHeight}, std::to_string(current));
+    const Palette& palette = m_theme.palette;
+    if (static_cast<int>(line) == m_state.currentLine) {
+        // The step-through's line: a pointer, as well as the band under the text.
+        const float h = d.height, x = at.x + d.width * 0.15f;
+        draw->AddTriangleFilled({x, at.y + h * 0.2f}, {x, at.y + h * 0.8f}, {x + h * 0.35f, at.y + h * 0.5f},
+                                m == m_marks.end() ? palette.loadedByThread : palette.problemCasing);
     }
-    if (errorLine >= 1 && errorLine <= lines) {
-        const float y = lineTop(errorLine);
-        draw->AddRectFilled({origin.x + gutter, y}, {right, y + lineHeight}, withAlpha(palette.problem, 70));
-        // The mark: a red disc with a casing, and the line's number in red.
-        const ImVec2 centre{origin.x + mark * 0.55f, y + lineHeight * 0.5f};
-        const float radius = lineHeight * 0.36f;
-        draw->AddCircleFilled(centre, radius + std::max(1.0f, m_theme.lineWidth), palette.problemCasing);
-        draw->AddCircleFilled(centre, radius, palette.problem);
-        m_legend.addSwatch(palette.problem,
-                           m_state.errorFromRun ? "the line where the run failed" : "the line of the compile error");
-        m_probe.record("editor.error.mark", {centre.x - radius, centre.y - radius},
-                       {centre.x + radius, centre.y + radius}, std::to_string(errorLine));
-        m_probe.record("editor.error.line", {origin.x + gutter, y}, {right, y + lineHeight}, std::to_string(errorLine));
+    if (m == m_marks.end())
+        return;
+    const ImVec2 size{d.width, d.height};
+    const bool clicked = ImGui::InvisibleButton("##mark", size);
+    const bool hovered = ImGui::IsItemHovered();
+    const ImU32 ink = m->stale ? toU32(palette.muted)
+                      : m->kind == EditorMarker::Kind::DroppedBarrier ? toU32(palette.warning)
+                      : m->kind == EditorMarker::Kind::Problem        ? palette.problemArrow
+                                                                      : palette.problem;
+    const ImVec2 centre{at.x + d.width * 0.55f, at.y + d.height * 0.5f};
+    const float radius = d.height * 0.34f;
+    const float casing = std::max(1.0f, m_theme.lineWidth);
+    draw->AddCircleFilled(centre, radius + casing, palette.problemCasing);
+    if (m->stale) {
+        draw->AddCircle(centre, radius - casing * 0.5f, ink, 0, casing * 2.0f);  // hollow: about text that changed
+    } else {
+        draw->AddCircleFilled(centre, radius, ink);
+        if (m->selected || hovered)
+            draw->AddCircle(centre, radius + casing * 2.5f, ink, 0, casing * 1.5f);
     }
-    for (int n = first; n <= last; ++n) {
-        char number[16];
-        std::snprintf(number, sizeof number, "%d", n);
-        const float y = lineTop(n);
-        const float x = origin.x + gutter - digit * 0.5f - ImGui::CalcTextSize(number).x;
-        const ImU32 ink = n == errorLine ? palette.problem
-                          : n == current ? ImGui::GetColorU32(ImGuiCol_Text)
-                                         : ImGui::GetColorU32(ImGuiCol_TextDisabled);
-        draw->AddText({x, y}, ink, number);
-        if (m_probe.enabled()) {
-            m_probe.record("editor.gutter." + std::to_string(n), {x, y}, {origin.x + gutter, y + lineHeight}, number);
-            m_probe.record("editor.line." + std::to_string(n), {origin.x + gutter + pad.x, y}, {right, y + lineHeight},
-                           std::string(lineOf(m_state.text, n)));
+    const ImVec2 min{centre.x - radius, centre.y - radius}, max{centre.x + radius, centre.y + radius};
+    const std::string number = std::to_string(line);
+    m_probe.record("editor.marker." + number, min, max, m->text);
+    if (m->stale)
+        m_probe.record("editor.marker." + number + ".stale", min, max, m->text);
+    if (m->kind == EditorMarker::Kind::CompileError || m->kind == EditorMarker::Kind::RunError)
+        m_probe.record("editor.error.mark", min, max, number);
+    if (hovered)
+        markTooltip(*m);
+    if (clicked) {
+        if (m->problem && m_callbacks.selectProblem) {
+            m_callbacks.selectProblem(*m->problem);
+        } else if (m->kind == EditorMarker::Kind::CompileError || m->kind == EditorMarker::Kind::RunError) {
+            m_editor.SetCursor(TextEditor::DocPos(line - 1, m->column > 0 ? m->column - 1 : 0));
+            m_editor.SetFocus();
         }
     }
+}
 
-    // The text box: as tall as its text, so that this child scrolls it and
-    // the gutter together.
-    ImGui::SetCursorScreenPos({origin.x + gutter, origin.y});
-    ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
-    ImGui::PushID(static_cast<int>(m_state.textVersion));  // a text loaded from outside: the box starts afresh
-    CursorProbe cursor;
-    cursor.line = m_cursorLine;
-    if (ImGui::InputTextMultiline("##text", &m_state.text, {width - gutter, boxHeight},
-                                  ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways, onText,
-                                  &cursor))
+void EditorPanel::drawText(float height) {
+    takeText();
+    applyPalette();
+    const Palette& palette = m_theme.palette;
+    pushMonoFont(m_theme);
+    const ImVec2 min = ImGui::GetCursorScreenPos();
+    const ImVec2 size{ImGui::GetContentRegionAvail().x, height};
+    const ImVec2 max{min.x + size.x, min.y + size.y};
+    const int lines = static_cast<int>(m_editor.GetLineCount());
+    const int current = m_state.currentLine;
+    updateMarkers(false);
+
+    // Under the text (the editor's background is see-through): the line the
+    // step-through stands on, where the editor drew it last frame (it lays
+    // its lines out as it draws them).
+    const float lineHeight = m_editor.GetLineHeight();
+    if (current >= 1 && current <= lines && lineHeight > 0.0f) {
+        const auto line = static_cast<std::size_t>(current - 1);
+        const float y = m_editor.DocPos2ScreenPos(TextEditor::DocPos(line, 0)).y;
+        const float last = m_editor.DocPos2ScreenPos(TextEditor::DocPos(line, m_editor.GetLineText(line).size())).y;
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        draw->PushClipRect(min, max, true);
+        draw->AddRectFilled({min.x, y}, {max.x, last + lineHeight}, withAlpha(palette.loadedByThread, 110));
+        draw->PopClipRect();
+        m_legend.addSwatch(withAlpha(palette.loadedByThread, 110), "the selected thread's line");
+    }
+    for (const LineMark& m : m_marks)
+        if (!m.stale && (m.kind == EditorMarker::Kind::CompileError || m.kind == EditorMarker::Kind::RunError))
+            m_legend.addSwatch(palette.problem,
+                               m.kind == EditorMarker::Kind::RunError ? "the line where the run failed"
+                                                                      : "the line of the compile error");
+        else if (!m.stale && m.kind == EditorMarker::Kind::Problem)
+            m_legend.addSwatch(palette.problemArrow, "a line of a problem the check found (hover it, click it)");
+
+    // No horizontal scroll bar: long lines wrap.
+    if (m_editor.Render("##text", size, ImGuiChildFlags_Borders, ImGuiWindowFlags_NoMove)) {
+        m_state.text = m_editor.GetText();
         m_state.modified = true;
-    const bool active = ImGui::IsItemActive();
-    ImGui::PopID();
-    ImGui::PopStyleColor();
+        updateMarkers(true);
+    }
+    // The student works in the text once they click in it (ImGui may give a
+    // new window the keyboard focus by itself): from then on, while it has
+    // the keyboard, the view stays where they put it.
+    if (ImGui::IsMouseHoveringRect(min, max) && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+        ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows))
+        m_touched = true;
+    const bool focused =
+        m_touched && ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows) && ImGui::GetIO().WantTextInput;
 
-    // The view follows the text cursor when it moves (the box itself never
-    // scrolls: it is as tall as its text), and goes to the step-through's
-    // line and to a new error's line when they change.
-    const float scroll = ImGui::GetScrollY();
-    auto reveal = [&](int n, float where) {
-        const float top = pad.y + static_cast<float>(n - 1) * lineHeight;  // in the child's content
-        if (where >= 0.0f)
-            ImGui::SetScrollY(std::max(0.0f, top - viewHeight * where));
-        else if (top < scroll)
-            ImGui::SetScrollY(std::max(0.0f, top - lineHeight));
-        else if (top + lineHeight * 2.0f > scroll + viewHeight)
-            ImGui::SetScrollY(top + lineHeight * 2.0f - viewHeight);
-    };
-    if (active && cursor.line != m_cursorLine)
-        reveal(cursor.line + 1, -1.0f);
-    m_cursorLine = active ? cursor.line : -1;
-    if (!active && current > 0 && current != m_scrolledToLine)
-        reveal(current, 0.4f);
+    // Hovering a marked line says what its mark says (the disc says it too).
+    if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) && !ImGui::IsAnyItemActive())
+        for (const LineMark& m : m_marks) {
+            const float y = m_editor.DocPos2ScreenPos(TextEditor::DocPos(m.line - 1, 0)).y;
+            const ImVec2 a{m_editor.DocPos2ScreenPos(TextEditor::DocPos(m.line - 1, 0)).x, std::max(y, min.y)};
+            const ImVec2 b{max.x, std::min(y + lineHeight, max.y)};
+            if (a.y < b.y && ImGui::IsMouseHoveringRect(a, b) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopup))
+                markTooltip(m);
+        }
+
+    // The view goes to the step-through's line and to a new error's line
+    // when they change (not while the student types).
+    if (!focused && current > 0 && current != m_scrolledToLine)
+        m_editor.ScrollToLine(static_cast<std::size_t>(current - 1), TextEditor::Scroll::alignMiddle);
     m_scrolledToLine = current;
-    if (errorLine > 0 && m_state.errorLine != m_scrolledToError)
-        reveal(errorLine, 0.4f);
+    if (m_state.errorLine > 0 && m_state.errorLine != m_scrolledToError)
+        m_editor.ScrollToLine(m_state.errorLine - 1, TextEditor::Scroll::alignMiddle);
     m_scrolledToError = m_state.errorLine;
-    ImGui::EndChild();
+    // And to a new check's first problem, until the step-through stands
+    // somewhere: again each frame until the line is in view (the panel may
+    // still be finding its size), unless the student has the keyboard.
+    if (m_state.markedProblems.get() != m_scrolledToProblems) {
+        m_scrolledToProblems = m_state.markedProblems.get();
+        m_problemInView = m_state.problemMarkers.empty();
+    }
+    if (!m_problemInView && (focused || current != 0)) {
+        m_problemInView = true;
+    } else if (!m_problemInView) {
+        const auto first = std::min_element(m_state.problemMarkers.begin(), m_state.problemMarkers.end(),
+                                            [](const EditorMarker& a, const EditorMarker& b) { return a.line < b.line; });
+        const std::size_t line = first->line - 1;
+        const std::size_t row = m_editor.DocPos2VisPos(TextEditor::DocPos(line, 0)).row;
+        if (row >= m_editor.GetFirstVisibleRow() && row + 1 <= m_editor.GetLastVisibleRow() &&
+            m_editor.GetLastVisibleRow() > m_editor.GetFirstVisibleRow() + 1)
+            m_problemInView = true;
+        else if (++m_scrollWait % 4 == 1)  // (a scroll asked for lands a frame later)
+            // At the top, with a line above it: the rest of a race below, as far as the view reaches.
+            m_editor.ScrollToLine(line > 0 ? line - 1 : 0, TextEditor::Scroll::alignTop);
+    }
+
+    if (m_probe.enabled())
+        recordLines(min, max);
     ImGui::PopFont();
+}
+
+// For the tests: each line drawn, the step-through's, the marked lines, the
+// cursor and the selection, where they are on the screen.
+void EditorPanel::recordLines(ImVec2 min, ImVec2 max) {
+    m_probe.record("editor.text", min, max);
+    const float lineHeight = m_editor.GetLineHeight();
+    // The text's right edge: left of the scroll bar.
+    const float right = max.x - ImGui::GetStyle().ScrollbarSize - ImGui::GetStyle().ChildBorderSize;
+    const std::size_t first = m_editor.GetFirstVisibleRow(), last = m_editor.GetLastVisibleRow();
+    for (std::size_t row = first; row <= last; ++row) {
+        // A line's first row (a long line wraps onto more).
+        const TextEditor::DocPos start = m_editor.VisPos2DocPos(TextEditor::VisPos(row, 0));
+        if (start.index != 0 || (row > first && start.line == m_editor.VisPos2DocPos(TextEditor::VisPos(row - 1, 0)).line))
+            continue;
+        const std::size_t i = start.line;
+        const ImVec2 at = m_editor.DocPos2ScreenPos(TextEditor::DocPos(i, 0));
+        const std::string number = std::to_string(i + 1);
+        const ImVec2 end{right, at.y + lineHeight};
+        m_probe.record("editor.line." + number, at, end, m_editor.GetLineText(i));
+        if (static_cast<int>(i) + 1 == m_state.currentLine)
+            m_probe.record("editor.current", {min.x, at.y}, end, number);
+        for (const LineMark& m : m_marks)
+            if (m.line == i + 1 && (m.kind == EditorMarker::Kind::CompileError || m.kind == EditorMarker::Kind::RunError))
+                m_probe.record("editor.error.line", at, end, number);
+    }
+    const TextEditor::DocPos cursor = m_editor.GetMainCursorPosition();
+    const ImVec2 at = m_editor.DocPos2ScreenPos(cursor);
+    m_probe.record("editor.cursor", at, {at.x + 2.0f, at.y + lineHeight},
+                   std::to_string(cursor.line + 1) + ":" + std::to_string(cursor.index + 1));
+    if (m_editor.MainCursorHasSelection())
+        m_probe.record("editor.selection", at, {at.x + 2.0f, at.y + lineHeight},
+                       m_editor.GetSectionText(m_editor.GetMainCursorSelection()));
 }
 
 void EditorPanel::drawError() {

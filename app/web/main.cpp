@@ -3,6 +3,7 @@
 // Everything runs on the CPU executor; the settings persist in the browser's
 // storage (IndexedDB, mounted by page.js at /persist before this starts).
 #include <emscripten.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +17,7 @@
 #include <string>
 #include <system_error>
 
+#include "model/live_class.hpp"
 #include "model/served_client.hpp"
 #include "ui/app.hpp"
 
@@ -96,6 +98,34 @@ void post(const std::string& path, const std::string& body, std::function<void(u
     pagePost(id, relative.c_str(), body.c_str());
 }
 
+// GETs `path` after `delay` seconds with the link's token (the teacher's
+// Class panel following the lab, model/live_class.hpp); the reply comes back
+// through tilescope_served_reply, as a POST's does.
+EM_JS(void, pageGet, (int id, const char* path, double delay), {
+    const url = UTF8ToString(path);
+    const headers = {};
+    if (Module.tilescopeToken) headers['Authorization'] = 'Bearer ' + Module.tilescopeToken;
+    const reply = (status, bytes) => {
+        const pointer = _malloc(Math.max(1, bytes.length));
+        HEAPU8.set(bytes, pointer);
+        Module.ccall('tilescope_served_reply', null, ['number', 'number', 'number', 'number'],
+                     [id, status, pointer, bytes.length]);
+        _free(pointer);
+    };
+    setTimeout(() => {
+        fetch(url, {headers: headers, cache: 'no-store'})
+            .then(async (response) => reply(response.status, new Uint8Array(await response.arrayBuffer())))
+            .catch(() => reply(0, new Uint8Array(0)));
+    }, Math.max(0, delay * 1000));
+});
+
+void get(const std::string& path, double delay, std::function<void(ui::ServedReply)> done) {
+    const int id = g_nextReply++;
+    g_replies[id] = std::move(done);
+    const std::string relative = !path.empty() && path.front() == '/' ? path.substr(1) : path;
+    pageGet(id, relative.c_str(), delay);
+}
+
 // ?open=FILE: a kernel file from the page's own folder (a teacher's link to
 // an exercise, page.js fetched it into /incoming). The student's copy lives
 // in the browser's storage: a later visit of the same link opens that copy,
@@ -156,7 +186,50 @@ void applyParameters(ui::AppOptions& options) {
     if (!options.servedName.empty()) {
         options.served = std::make_shared<ui::ServedClient>(post, options.servedName);
         options.kernelFile = openedKernel();
+        // The teacher's link follows the class (a student's is told no at
+        // the first request, and the page shows nothing of it).
+        options.classFollower = std::make_shared<ui::ClassFollower>(get, options.servedName);
+        // ?classnow=1: the projector's layout; ?names=1: the names shown.
+        if (parameter("classnow") == "1") {
+            options.lecture = true;
+            options.focus = "class";
+        }
+        options.classNames = parameter("names") == "1";
     }
+}
+
+// [SECTION] The system clipboard
+
+// Emscripten's GLFW keeps no clipboard. What the app copies goes to the
+// browser's (navigator.clipboard, which a page may write while the user acts
+// on it); what it pastes is what the browser's last paste event carried
+// (page.js keeps it: the event comes with Ctrl+V, before the app's next frame
+// reads the keys).
+EM_JS(void, pageCopy, (const char* text), {
+    const value = UTF8ToString(text);
+    Module.tilescopeClipboard = value;
+    if (navigator.clipboard && navigator.clipboard.writeText)
+        navigator.clipboard.writeText(value).catch(function(error) { console.warn('TileScope: copy:', error); });
+});
+EM_JS(char*, pagePasted, (), {
+    const value = Module.tilescopeClipboard || String();
+    const size = lengthBytesUTF8(value) + 1;
+    const text = _malloc(size);
+    stringToUTF8(value, text, size);
+    return text;
+});
+
+std::string g_pasted;
+
+void useBrowserClipboard() {
+    ImGuiPlatformIO& platform = ImGui::GetPlatformIO();
+    platform.Platform_SetClipboardTextFn = [](ImGuiContext*, const char* text) { pageCopy(text); };
+    platform.Platform_GetClipboardTextFn = [](ImGuiContext*) -> const char* {
+        char* text = pagePasted();
+        g_pasted = text;
+        std::free(text);
+        return g_pasted.c_str();
+    };
 }
 
 }  // namespace tilescope::web
@@ -194,6 +267,7 @@ int main() {
         pageFailed(s.error().message.c_str());
         return 1;
     }
+    useBrowserClipboard();
     pageStarted();
     emscripten_set_main_loop(frame, 0, false);
     return 0;

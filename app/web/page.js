@@ -54,3 +54,10 @@ Module.preRun.push(function () {
     });
   }, 2000);
 });
+
+// The system clipboard for the app's paste (app/web/main.cpp): Ctrl+V's paste
+// event carries the text, kept here for the app's next frame.
+document.addEventListener('paste', function (event) {
+  const text = event.clipboardData ? event.clipboardData.getData('text/plain') : null;
+  if (text !== null) Module.tilescopeClipboard = text;
+});

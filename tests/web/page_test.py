@@ -174,6 +174,69 @@ class Browser:
             self.process.wait()
 
 
+def click(browser, x, y):
+    for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+        browser.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+        time.sleep(0.05)
+
+
+def chord(browser, key, code, keycode, commands=()):
+    """Ctrl+key, with the editing command Chromium runs for it ("copy",
+    "paste"): the browser's own clipboard events come with it. Ctrl goes down
+    first, as a hand presses it (GLFW reads the modifier keys' own state)."""
+    def send(kind, k, c, kc, **extra):
+        browser.call("Input.dispatchKeyEvent", type=kind, key=k, code=c, windowsVirtualKeyCode=kc,
+                     nativeVirtualKeyCode=kc, **extra)
+    send("rawKeyDown", "Control", "ControlLeft", 17, modifiers=2)
+    send("rawKeyDown", key, code, keycode, modifiers=2, commands=list(commands))
+    send("keyUp", key, code, keycode, modifiers=2)
+    send("keyUp", "Control", "ControlLeft", 17)
+
+
+def check_clipboard(browser, failures, origin):
+    """The Editor's copy and paste go through the system clipboard: Ctrl+C puts
+    the selected line there (read back with navigator.clipboard), and text put
+    there by another program comes in with Ctrl+V. Needs the Editor showing a
+    file, its lines in the layout (editor.line.N)."""
+    browser.call("Browser.grantPermissions", origin=origin,
+                 permissions=["clipboardReadWrite", "clipboardSanitizedWrite"])
+    # The clipboard is a focused page's: a headless one has no window to focus.
+    browser.call("Emulation.setFocusEmulationEnabled", enabled=True)
+    lay = layout(browser)
+    lines = sorted(int(e["name"].split(".")[-1]) for e in lay.get("items", []) if e["name"].startswith("editor.line."))
+    if not lines:
+        failures.check(False, "the Editor shows no lines to copy")
+        return
+    n = lines[len(lines) // 2]
+    line = item(lay, f"editor.line.{n}")
+    x0, y0, x1, y1 = line["rect"]
+    scale = lay.get("scale", 1.0) or 1.0
+    click(browser, (x0 + 4) / scale, (y0 + y1) / 2 / scale)
+    time.sleep(0.2)
+    # Ctrl+C with no selection copies the cursor's line (the editor's rule).
+    chord(browser, "c", "KeyC", 67, commands=["copy"])
+    time.sleep(0.5)
+    copied = browser.evaluate("navigator.clipboard.readText()") or ""
+    failures.check(copied.strip() == line["text"].strip(),
+                   f"Ctrl+C put line {n} on the system clipboard ({copied!r}, the line is {line['text']!r})")
+    # Another program's text, pasted at the start of that line.
+    browser.evaluate("navigator.clipboard.writeText('/* pasted */ ')")
+    click(browser, (x0 + 1) / scale, (y0 + y1) / 2 / scale)
+    browser.key("Home", "Home", 36)
+    time.sleep(0.2)
+    chord(browser, "v", "KeyV", 86, commands=["paste"])
+    time.sleep(0.5)
+    pasted = text_of_item(layout(browser), f"editor.line.{n}")
+    failures.check(pasted.lstrip().startswith("/* pasted */") or "/* pasted */" in pasted,
+                   f"Ctrl+V pasted the system clipboard into line {n} ({pasted!r})")
+    print(f"clipboard: copied {copied.strip()!r}, pasted into line {n}: {pasted!r}", flush=True)
+
+
+def text_of_item(lay, name):
+    entry = item(lay, name)
+    return entry.get("text", "") if entry else ""
+
+
 def layout(browser):
     text = browser.evaluate("typeof Module !== 'undefined' && Module.calledRun ? "
                             "Module.UTF8ToString(Module._tilescope_layout()) : '{}'")

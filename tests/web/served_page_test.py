@@ -32,8 +32,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from page_test import (HEIGHT, WIDTH, Browser, Failures, check_corner_block, check_threads, item,  # noqa: E402
-                       layout, missing_page_or_browser, step_info, step_into_computing)
+from page_test import (HEIGHT, WIDTH, Browser, Failures, check_clipboard, check_corner_block,  # noqa: E402
+                       check_threads, item, layout, missing_page_or_browser, step_info, step_into_computing)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OWN = os.path.join(ROOT, "tests", "own")
@@ -170,6 +170,15 @@ def main():
         rows = [e["text"] for e in lay.get("items", []) if e["name"].startswith("problems.row.")]
         failures.check(any("N_ds" in r for r in rows), f"a problem row names N_ds ({rows[:3]})")
         print(f"racy kernel: {text_of(lay, 'problems.summary')!r}; first row {rows[:1]}", flush=True)
+        # Marked in the Editor at its lines too.
+        lay = wait_for(browser, "the race marked in the Editor",
+                       lambda l: len([e for e in l.get("items", []) if e["name"].startswith("editor.marker.")]) >= 2,
+                       timeout=20)
+        marks = [e["name"] for e in lay.get("items", []) if e["name"].startswith("editor.marker.")]
+        failures.check(len(marks) >= 2, f"the Editor marks the race at its lines ({marks})")
+
+        # The Editor's copy and paste, through the system clipboard (tests/web/page_test.py).
+        check_clipboard(browser, failures, f"http://127.0.0.1:{port}")
 
         # A reload without a link: the kernel open last, from the browser's storage.
         time.sleep(3.0)  # the storage is written back every 2 s (app/web/page.js)

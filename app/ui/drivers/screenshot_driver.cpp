@@ -10,7 +10,8 @@ namespace tilescope::ui {
 
 int runScreenshot(AppOptions options, const ScreenshotOptions& screenshot) {
     options.mode = AppMode::Screenshot;
-    options.probe = options.probe || !screenshot.layoutJson.empty();
+    // --do names what it clicks by the rectangles the probe records.
+    options.probe = options.probe || !screenshot.layoutJson.empty() || !screenshot.input.empty();
     App app(std::move(options));
     if (const int code = openApp(app))
         return code;
@@ -23,6 +24,21 @@ int runScreenshot(AppOptions options, const ScreenshotOptions& screenshot) {
     }
     if (settled && app.answerLessonQuestion())
         settled = settle(app, deadline);
+    if (settled && !screenshot.input.empty()) {
+        if (Status s = app.playInput(screenshot.input); !s) {
+            std::fprintf(stderr, "tilescope: %s\n", s.error().message.c_str());
+            return static_cast<int>(s.error().code);
+        }
+        while (app.playingInput() && base::seconds() < deadline) {
+            app.window().pollEvents();
+            app.frame();
+        }
+        if (const std::string& error = app.inputError(); !error.empty()) {
+            std::fprintf(stderr, "tilescope: --do: %s\n", error.c_str());
+            return 2;
+        }
+        settled = settle(app, deadline);
+    }
     if (!settled)
         std::fprintf(stderr, "tilescope: the run did not finish in %.0f s; the picture shows it in progress\n",
                      kDriverTimeoutSeconds);

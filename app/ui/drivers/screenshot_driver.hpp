@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "ui/app.hpp"
 
@@ -13,6 +15,7 @@ struct ScreenshotOptions {
     std::filesystem::path png;         // the PNG to write
     std::filesystem::path layoutJson;  // where things were drawn (for tests); empty: not written
     std::filesystem::path thenOpen;    // once the first result is in, open this input file, then draw
+    std::vector<std::string> input;    // then play this input (App::playInput), then draw
 };
 
 // Returns the process exit code.
