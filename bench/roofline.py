@@ -6,8 +6,11 @@ x: arithmetic intensity, FLOP per byte of DRAM traffic at its minimum (each
    2 (2r+1)^2 / 8 for a 2D mask and 2 (2r+1) / 8 for a 1D one;
 y: achieved GFLOP/s (2 FLOPs per tap per output).
 Roofs: the device-to-device copy bandwidth measured in the same run (the
-memory roof, GB/s x FLOP/byte) and the FP32 FMA peak (the flat roof). The
-peers from bench/peers.py, when given, are drawn with the same axes.
+memory roof, GB/s x FLOP/byte) and the FP32 FMA peak (the flat roof). Each 2D
+mask's floor, the larger of the copy's time and its multiply-adds' time at the
+peak (`tilescope bench`'s "floor"), is the roof at that mask's intensity: a
+diamond there names the mask and which roof bounds it. The peers from
+bench/peers.py, when given, are drawn with the same axes.
 
     roofline.py --bench bench.csv [--peers peers.csv] --output roofline.png
 
@@ -55,6 +58,14 @@ def load(bench_path, peers_path):
     return device, peak, copy_gbps, points
 
 
+def floors(peak, copy_gbps, points):
+    """(mask, intensity, GFLOP/s at the floor, bound) for each 2D mask of the run, by intensity."""
+    if not copy_gbps:
+        return []
+    masks = sorted({(p[2], p[3]) for p in points if "x" in p[2]}, key=lambda m: m[1])
+    return [(m, x, min(peak, copy_gbps * x), "FMA" if copy_gbps * x > peak else "copy") for m, x in masks]
+
+
 def with_matplotlib(device, peak, copy_gbps, points, output):
     import matplotlib
     matplotlib.use("Agg")
@@ -90,6 +101,11 @@ def with_matplotlib(device, peak, copy_gbps, points, output):
         if is_fast:
             for p in pts:
                 ax.annotate(p[2], (p[3], p[4]), textcoords="offset points", xytext=(6, -12), fontsize=8, color="red")
+    for i, (mask, x, y, bound) in enumerate(floors(peak, copy_gbps, points)):
+        ax.plot([x], [y], marker="D", ms=10, color="black", ls="none",
+                label="each mask's floor: max(copy, multiply-adds at the peak)" if i == 0 else None)
+        ax.annotate("%s floor (%s)" % (mask, bound), (x, y), textcoords="offset points", xytext=(-10, 10),
+                    fontsize=9, fontweight="bold", ha="right")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity (FLOP per byte of minimum DRAM traffic, 8 bytes per pixel)")
@@ -146,8 +162,16 @@ def plain_png(device, peak, copy_gbps, points, output):
     for p in points:
         color = (220, 0, 0) if p[1] == "conv2d_fast" else palette[groups.index(p[1]) % len(palette)]
         dot(*to_px(p[3], p[4]), 6 if p[1] == "conv2d_fast" else 4, color)
+    for mask, x, y, bound in floors(peak, copy_gbps, points):  # the floors: black squares on the roof
+        cx, cy = to_px(x, y)
+        for d in range(-8, 9):
+            for e in (-8, 8):
+                dot(cx + d, cy + e, 0, (0, 0, 0))
+                dot(cx + e, cy + d, 0, (0, 0, 0))
     write_png(output, W, H, px)
-    print("roofline (plain PNG, no matplotlib): %s; black: roofs; red: conv2d_fast; others:" % device)
+    print("roofline (plain PNG, no matplotlib): %s; black: roofs; black squares: each mask's floor (%s); "
+          "red: conv2d_fast; others:" % (device, ", ".join("%s %s" % (m, b) for m, _, _, b in
+                                                            floors(peak, copy_gbps, points))))
     for g in groups:
         print("  %s: RGB %s" % (g, (220, 0, 0) if g == "conv2d_fast" else palette[groups.index(g) % len(palette)]))
 

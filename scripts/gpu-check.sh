@@ -7,13 +7,36 @@
 # runs the instrumented kernels. gpu_failure_test is left out: it faults the
 # GPU on purpose, which the sanitizers would rightly report. Run on the GPU machine after scripts/gpu-suite.sh
 # (it reuses build-gpu). Summary in $OUT/sanitizer-summary.txt.
+#
+# Then conv2d_fast's tuning menu (kernels/api/fast_tuning.hpp): every shape
+# at every radius, through `tilescope bench --menu` at two sizes whose edges
+# cut its tiles, once per tool, each launch's output checked against the
+# double-precision reference by the bench itself.
+#
+#   scripts/gpu-check.sh [all|menu]      (BUILD_DIR: the build, default build-gpu)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${OUT:-$root/gpu-out}"
-build="$root/build-gpu"
+build="${BUILD_DIR:-$root/build-gpu}"
+stage="${1:-all}"
 mkdir -p "$out"
 summary="$out/sanitizer-summary.txt"
 : > "$summary"
+
+menu() {
+  for tool in memcheck racecheck synccheck initcheck; do
+    log="$out/$tool-menu.log"
+    compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 20 "$build/app/tilescope" bench \
+      --kernel conv2d_fast --menu --size 260x97,36x36 --radius 0,1,2,3,4,5,6,7 --warmup 0 --min-repeat 1 \
+      --repeat 1 --millis 1 > "$log" 2>&1
+    rc=$?
+    errors=$(grep -Eo "(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazards displayed \([0-9]+ errors)" "$log" | tail -1)
+    shapes=$(grep -c "| \`conv2d_fast\` |.*| ok |" "$log")
+    wrong=$(grep -c "| \`conv2d_fast\` |.*| FAILED |" "$log")
+    echo "$tool menu: exit $rc, ${errors:-no summary}, $shapes shape runs right, $wrong wrong" | tee -a "$summary"
+  done
+}
+if [ "$stage" = menu ]; then menu; exit 0; fi
 for tool in memcheck racecheck synccheck initcheck; do
   for test in "kernels_test --gtest_filter=*cuda*:BookNumbers.*" "gpu_test"; do
     set -- $test
@@ -39,3 +62,5 @@ else
   echo "control: memcheck did NOT report the deliberate fault (${errors:-no summary}): the runs above prove nothing" |
     tee -a "$summary"
 fi
+
+menu

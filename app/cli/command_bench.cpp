@@ -4,20 +4,27 @@
 // percentage of a device-to-device cudaMemcpy of the same bytes measured in
 // the same run, GFLOP/s (2 per tap per output, ghost taps included) and that
 // as a percentage of the FP32 FMA peak (SMs x FP32 lanes x 2 x boost clock).
+// Each kernel's floor is the larger of the copy's time and the time of its
+// multiply-adds at the FMA peak; "% of floor" is the floor over the kernel's
+// time. conv2d_fast runs the shape tuned for this GPU (api/fast_tuning.hpp),
+// and the bench says which shape ran and how it was chosen.
 // The table goes to stdout as Markdown, progress to stderr; --csv and
 // --markdown write files. The timing itself (events, warm-up, rotation, the
 // check against a double-precision reference) is kernels/exec/cuda_bench.cu;
 // this file has no CUDA in it, and without a GPU it says so and exits with 3.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/kernel_catalogue.hpp"
 #include "core/planner.hpp"
+#include "api/fast_tuning.hpp"
 #include "api/runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -39,6 +46,8 @@ struct BenchCli {
     std::string csv;
     std::string markdown;
     std::string kernelFile;  // a student's own kernel, timed instead
+    std::string tune = "auto";  // conv2d_fast's shape: auto, again or off (api/fast_tuning.hpp)
+    bool menu = false;          // conv2d_fast: every shape of the tuning menu, each a row
 };
 
 struct Size {
@@ -55,6 +64,9 @@ struct Row {
     double copyMs = 0.0;
     double bytes = 0.0;
     double flops = 0.0;
+    std::string shape;  // conv2d_fast: the shape that ran (tuning::describe) ...
+    std::string how;    // ... and how it was chosen
+    bool tune = false;  // conv2d_fast at its default block: the tuner chooses its shape
 };
 
 Result<Size> parseSize(const std::string& text) {
@@ -125,6 +137,9 @@ std::string blockText(const Row& r) {
 
 struct Derived {
     double gbps, percentCopy, gflops, percentPeak;
+    double floorMs;     // max(the copy's time, the multiply-adds' time at the FMA peak)
+    const char* bound;  // which of the two it is: "copy" or "FMA"
+    double percentFloor;
 };
 
 Derived derive(const Row& r, const cuda::BenchDevice& d) {
@@ -134,43 +149,69 @@ Derived derive(const Row& r, const cuda::BenchDevice& d) {
     v.percentCopy = 100.0 * r.copyMs / r.t.medianMs;
     v.gflops = r.flops / seconds * 1e-9;
     v.percentPeak = 100.0 * v.gflops / d.peakGflops();
+    const double fmaMs = r.flops / (d.peakGflops() * 1e9) * 1e3;
+    v.floorMs = std::max(r.copyMs, fmaMs);
+    v.bound = fmaMs > r.copyMs ? "FMA" : "copy";
+    v.percentFloor = 100.0 * v.floorMs / r.t.medianMs;
     return v;
+}
+
+// "staged 16x8, 32 regs": the shape in a table's cell.
+std::string shapeCell(const Row& r) {
+    if (!r.kernel || r.kernel->tiles != TileShape::ThreadPatch)
+        return "-";
+    const std::string regs = r.plan.fast.registers > 0 ? std::to_string(r.plan.fast.registers) + " regs" : "own regs";
+    return std::string(r.plan.fast.staged ? "staged" : "cached") + ", " + regs;
 }
 
 std::string markdownTable(const std::vector<Row>& rows, const cuda::BenchDevice& d) {
     std::ostringstream md;
-    md << "| kernel | size | mask | block | time (ms) | GB/s | % of copy | GFLOP/s | % of FP32 peak | check |\n"
-       << "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    md << "| kernel | size | mask | block | shape | time (ms) | GB/s | GFLOP/s | floor (ms) | bound | % of floor | check "
+          "|\n"
+       << "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |\n";
     for (const Row& r : rows) {
         const Derived v = derive(r, d);
         md << "| " << (r.kernel ? "`" + std::string(r.kernel->name) + "`" : std::string("cudaMemcpy D2D")) << " | "
-           << r.size.text << " | " << maskText(r) << " | " << blockText(r) << " | " << fixed(r.t.medianMs, 3) << " | "
-           << fixed(v.gbps, 0) << " | " << fixed(v.percentCopy, 1) << " | " << (r.kernel ? fixed(v.gflops, 0) : "-")
-           << " | " << (r.kernel ? fixed(v.percentPeak, 1) : "-") << " | "
-           << (r.kernel ? (r.t.correct ? "ok" : "FAILED") : "-") << " |\n";
+           << r.size.text << " | " << maskText(r) << " | " << blockText(r) << " | " << shapeCell(r) << " | "
+           << fixed(r.t.medianMs, 3) << " | " << fixed(v.gbps, 0) << " | " << (r.kernel ? fixed(v.gflops, 0) : "-")
+           << " | " << (r.kernel ? fixed(v.floorMs, 3) : "-") << " | " << (r.kernel ? v.bound : "-") << " | "
+           << (r.kernel ? fixed(v.percentFloor, 1) : "-") << " | " << (r.kernel ? (r.t.correct ? "ok" : "FAILED") : "-")
+           << " |\n";
     }
     return md.str();
+}
+
+// A text for a quoted CSV field: its quotes doubled.
+std::string csvText(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out;
 }
 
 std::string csvTable(const std::vector<Row>& rows, const cuda::BenchDevice& d) {
     std::ostringstream csv;
     csv << "device,kernel,dims,width,height,mask_width,radius,block_x,block_y,grid_x,grid_y,median_ms,min_ms,max_ms,"
            "repeats,buffers,bytes,gb_per_s,copy_ms,pct_copy,flops,gflop_per_s,peak_gflop_per_s,pct_fp32_peak,"
-           "checked,max_rel_error,correct\n";
+           "checked,max_rel_error,correct,floor_ms,floor_bound,pct_floor,staged,registers,shape_how\n";
     for (const Row& r : rows) {
         const Derived v = derive(r, d);
         const bool k = r.kernel != nullptr;
-        char line[1024];
+        char line[2048];
         std::snprintf(
             line, sizeof line,
             "\"%s\",%s,%d,%d,%d,%d,%d,%u,%u,%u,%u,%.5f,%.5f,%.5f,%d,%d,%.0f,%.1f,%.5f,%.2f,%.0f,%.1f,%.1f,%.2f,"
-            "%d,%.3g,%d\n",
+            "%d,%.3g,%d,%.5f,%s,%.2f,%d,%d,\"%s\"\n",
             d.name.c_str(), k ? std::string(r.kernel->name).c_str() : "cudaMemcpy_d2d",
             k ? r.kernel->dims : (r.size.twoD ? 2 : 1), r.size.width, r.size.height, k ? r.plan.maskWidth : 0,
             k ? r.plan.radius : 0, k ? r.plan.block.x : 0, k ? r.plan.block.y : 0, k ? r.plan.grid.x : 0,
             k ? r.plan.grid.y : 0, r.t.medianMs, r.t.minMs, r.t.maxMs, r.t.repeats, r.t.buffers, r.bytes, v.gbps,
             r.copyMs, v.percentCopy, r.flops, k ? v.gflops : 0.0, d.peakGflops(), k ? v.percentPeak : 0.0, r.t.checked,
-            r.t.maxError, k ? (r.t.correct ? 1 : 0) : 1);
+            r.t.maxError, k ? (r.t.correct ? 1 : 0) : 1, k ? v.floorMs : r.copyMs, k ? v.bound : "copy",
+            k ? v.percentFloor : 100.0, r.plan.fast.staged ? 1 : 0, r.plan.fast.registers, csvText(r.how).c_str());
         csv << line;
     }
     return csv.str();
@@ -215,18 +256,37 @@ int runBench(const BenchCli& o) {
             for (int r : o.radii)
                 for (int block : o.blocks) {
                     const int w = 2 * r + 1;
-                    Problem p{s.width, s.height, 1, s.twoD ? 2 : 1, w, k->dims == 2 ? w : 1, block};
-                    auto plan = planLaunch(*k, p, limits, false);
-                    if (!plan)
-                        return fail(plan.error());
-                    Row row;
-                    row.kernel = k;
-                    row.size = s;
-                    row.plan = *plan;
-                    const double outputs = static_cast<double>(s.width) * s.height;
-                    row.bytes = 8.0 * outputs;
-                    row.flops = 2.0 * outputs * (k->dims == 2 ? w * w : w);
-                    cases.push_back(row);
+                    const Problem p{s.width, s.height, 1, s.twoD ? 2 : 1, w, k->dims == 2 ? w : 1, block};
+                    const bool patches = k->tiles == TileShape::ThreadPatch;
+                    // --menu: each shape of the tuning menu, planned as asked.
+                    std::vector<Problem> problems;
+                    if (patches && o.menu) {
+                        for (const tuning::Shape& shape : tuning::menu(*k, r)) {
+                            Problem q = p;
+                            q.block = shape.block;
+                            q.staged = shape.fast.staged ? 1 : 0;
+                            q.registers = shape.fast.registers;
+                            problems.push_back(q);
+                        }
+                    } else {
+                        problems.push_back(p);
+                    }
+                    for (const Problem& q : problems) {
+                        auto plan = planLaunch(*k, q, limits, false);
+                        if (!plan)
+                            return fail(plan.error());
+                        Row row;
+                        row.kernel = k;
+                        row.size = s;
+                        row.plan = *plan;
+                        row.tune = patches && !o.menu && block == 0;
+                        if (patches)
+                            row.how = o.menu ? "a shape of the menu (--menu)" : "the model's shape at the block asked for";
+                        const double outputs = static_cast<double>(s.width) * s.height;
+                        row.bytes = 8.0 * outputs;
+                        row.flops = 2.0 * outputs * (k->dims == 2 ? w * w : w);
+                        cases.push_back(row);
+                    }
                 }
         }
         if (!sized)
@@ -262,8 +322,55 @@ int runBench(const BenchCli& o) {
                      row.bytes / (copy->medianMs * 1e-3) * 1e-9);
     }
 
+    // conv2d_fast's shape: the cached choice for this GPU, else the menu
+    // timed now (shorter runs than the table's), else the model's.
+    tuning::Mode mode = o.tune == "off" ? tuning::Mode::Off : o.tune == "again" ? tuning::Mode::Again : tuning::Mode::Auto;
+    std::optional<tuning::Cache> cache;
+    std::vector<std::string> notes;
+    auto note = [&](const std::string& text) {
+        for (const std::string& n : notes)
+            if (n == text)
+                return;
+        notes.push_back(text);
+        std::fprintf(stderr, "tilescope bench: note: %s\n", text.c_str());
+    };
+    const bool anyTuned = std::any_of(cases.begin(), cases.end(), [](const Row& r) { return r.tune; });
+    if (anyTuned && mode != tuning::Mode::Off) {
+        const auto folder = tuning::userFolder();
+        if (!folder) {
+            note("conv2d_fast runs its model's shapes: neither XDG_CACHE_HOME nor HOME is set, so no choice could be "
+                 "kept");
+        } else if (auto why = tuning::whyNotWritable(*folder)) {
+            note("conv2d_fast runs its model's shapes: the tuning cache folder " + *why);
+        } else {
+            const tuning::Key key{device->name, std::to_string(device->driverVersion), tuning::thisBuild()};
+            cache = tuning::Cache::open(*folder / "conv2d_fast-tuning.json", key);
+            if (!cache->note().empty())
+                note(cache->note());
+        }
+    }
+    cuda::BenchOptions tuneTiming = o.timing;
+    tuneTiming.millisPerCase = std::min(o.timing.millisPerCase, 30.0);
+    tuneTiming.minRepeats = std::min(o.timing.minRepeats, 10);
+    const tuning::TimeFunction timeShape = [&](const LaunchPlan& plan) -> Result<tuning::Timed> {
+        auto t = cuda::benchKernel(plan, tuneTiming);
+        if (!t)
+            return t.error();
+        return tuning::Timed{t->medianMs, t->correct};
+    };
+
     bool allCorrect = true;
     for (Row& row : cases) {
+        if (row.tune) {
+            const Problem p{row.size.width, row.size.height, 1, 2, row.plan.maskWidth, row.plan.maskWidth, 0};
+            auto planned = tuning::planFast(*row.kernel, p, limits, mode, cache ? &*cache : nullptr, timeShape);
+            if (!planned)
+                return fail(Error{planned.error().code, std::string(row.kernel->name) + ": " + planned.error().message});
+            row.plan = planned->plan;
+            row.how = planned->how;
+            for (const std::string& n : planned->notes)
+                note(n);
+        }
         auto t = cuda::benchKernel(row.plan, o.timing);
         if (!t)
             return fail(Error{t.error().code, std::string(row.kernel->name) + ": " + t.error().message});
@@ -277,6 +384,10 @@ int runBench(const BenchCli& o) {
                      std::string(row.kernel->name).c_str(), row.size.text.c_str(), maskText(row).c_str(),
                      blockText(row).c_str(), t->medianMs, v.gbps, v.percentCopy, v.gflops, v.percentPeak,
                      t->correct ? "" : "  WRONG RESULT");
+        if (row.kernel->tiles == TileShape::ThreadPatch)
+            std::fprintf(stderr, "tilescope bench:   %s: %s; %s; %.1f%% of its floor (%s, %.3f ms)\n",
+                         std::string(row.kernel->name).c_str(), tuning::describe(row.plan).c_str(), row.how.c_str(),
+                         v.percentFloor, v.bound, v.floorMs);
         rows.push_back(row);
     }
 
@@ -368,6 +479,12 @@ Command addBenchCommand(CLI::App& app) {
         ->capture_default_str();
     c->add_option("--csv", options->csv, "also write the table as CSV here");
     c->add_option("--markdown", options->markdown, "also write the table as Markdown here");
+    c->add_option("--tune", options->tune,
+                  "conv2d_fast's shape: auto (the choice cached for this GPU, else the menu timed now and cached), "
+                  "again (time the menu anew) or off (the model's shape)")
+        ->check(CLI::IsMember({"auto", "again", "off"}))
+        ->capture_default_str();
+    c->add_flag("--menu", options->menu, "conv2d_fast: time every shape of the tuning menu, one row each");
     c->add_option("--kernel-file", options->kernelFile,
                   "your own CUDA kernel file: its plain kernel, compiled with NVRTC, timed at each size and radius")
         ->excludes("--kernel");

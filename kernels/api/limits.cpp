@@ -62,7 +62,7 @@ std::string threadsSentence(const KernelInfo& k, const LaunchPlan* plan, const D
         case TileShape::ThreadPatch: {
             const ThreadPatch& patch = correctedKernel(k).patch;
             const int outputs = patch.outputs;
-            if (plan && patch.stages(plan->radius)) {
+            if (plan && plan->fast.staged) {
                 const int wide = squareEdgeWithin(maxThreads * patch.bands) / patch.bands * patch.bands;
                 return "The block: N x N/" + str(patch.bands) + " threads, at most " + str(maxThreads) +
                        "; each thread computes a " + str(outputs) + " x " + str(outputs) + " patch in each of " +

@@ -67,7 +67,14 @@ constexpr int BANDS = 2;                     // bands of output rows in a staged
 // compiler keep more rows' loads in flight than it chooses to on its own
 // (docs/performance.md). From 11x11 up the compiler's own choice is best.
 constexpr int LIMIT_REGISTERS_TO = STAGE_TO;  // the largest radius launched as conv2d_fast_limited
-constexpr int fastRegisters(int r) { return r >= STAGE_FROM ? 32 : 64; }
+constexpr int STAGED_REGISTERS = 32, DIRECT_REGISTERS = 64;
+constexpr bool stagedByModel(int r) { return r >= STAGE_FROM && r <= STAGE_TO; }
+constexpr int fastRegisters(bool staged) { return staged ? STAGED_REGISTERS : DIRECT_REGISTERS; }
+// Those are the model's choices, measured on an H100. On the GPU it runs on,
+// `tilescope bench` times a small menu of shapes (kernels/exec/fast_tuning.hpp):
+// the block, staged or not at any radius, and each path's register limit or
+// the compiler's own count. The menu runs as plain CUDA only; a trace always
+// records the model's shape.
 
 // The multiply-adds of input row dy of a patch, held in `window` (window[k]
 // is the input at column col0 - 4 * HALO4 + k, HALO4 float4s left of the
@@ -332,10 +339,10 @@ TS_FN void addInputRows(Global<const float> N, int width, int height, int row0, 
         addInputRow<r, ALIGNED, CHECKED>(N, width, height, row0, col0, dy, Pvalue);
 }
 
-template <int r, bool ALIGNED>
+template <int r, bool ALIGNED, bool STAGED>
 TS_FN void conv2dFast(Global<const float> N, Global<float> P, int width, int height)
 {
-    if constexpr (r >= STAGE_FROM && r <= STAGE_TO) {
+    if constexpr (STAGED) {
         conv2dFastStaged<r, ALIGNED>(N, P, width, height);
     } else {
         int col0 = (blockIdx.x * blockDim.x + threadIdx.x) * PATCH;  // the patch's top-left output
@@ -363,17 +370,18 @@ TS_FN void conv2dFast(Global<const float> N, Global<float> P, int width, int hei
 }
 
 // The kernel: two entries with the same body, launched by radius
-// (launch_table.inl). conv2d_fast_limited holds a thread to fastRegisters(r)
+// (launch_table.inl). conv2d_fast_limited holds a thread to REGISTERS
 // registers; conv2d_fast leaves the count to the compiler, which from 11x11
-// up picks what the kernel runs best with.
-template <int r, bool ALIGNED>
+// up picks what the kernel runs best with. STAGED says which of the two
+// paths above runs: the model's choice unless a tuned shape asks otherwise.
+template <int r, bool ALIGNED, bool STAGED = stagedByModel(r)>
 TS_KERNEL void conv2d_fast(Global<const float> N, Global<float> P, int width, int height)
 {
-    conv2dFast<r, ALIGNED>(N, P, width, height);
+    conv2dFast<r, ALIGNED, STAGED>(N, P, width, height);
 }
-template <int r, bool ALIGNED>
-TS_KERNEL void TS_MAX_REGISTERS(fastRegisters(r)) conv2d_fast_limited(Global<const float> N, Global<float> P, int width,
-                                                                      int height)
+template <int r, bool ALIGNED, bool STAGED = stagedByModel(r), int REGISTERS = fastRegisters(STAGED)>
+TS_KERNEL void TS_MAX_REGISTERS(REGISTERS) conv2d_fast_limited(Global<const float> N, Global<float> P, int width,
+                                                               int height)
 {
-    conv2dFast<r, ALIGNED>(N, P, width, height);
+    conv2dFast<r, ALIGNED, STAGED>(N, P, width, height);
 }

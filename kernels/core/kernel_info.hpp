@@ -37,6 +37,11 @@ struct ThreadPatch {
     int stageFrom = 1, stageTo = 0;  // none when stageFrom > stageTo
     // The block edge measured best at each radius (0: the kernel's default).
     std::array<int, kMaxRadius + 1> blockByRadius{};
+    // Registers a thread may use up to radius limitRegistersTo: stagedRegisters
+    // on the staged path, directRegisters on the other; past it, the compiler's
+    // own count (0).
+    int limitRegistersTo = -1;
+    int stagedRegisters = 0, directRegisters = 0;
 
     constexpr bool stages(int radius) const { return radius >= stageFrom && radius <= stageTo; }
 };

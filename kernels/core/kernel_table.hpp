@@ -51,7 +51,7 @@ inline constexpr KernelInfo kKernelTable[] = {
      // 13x13 (8% and 4%); 15x15 ran the same with either and keeps 16x16. Staged, 7x7 runs 24 x 12 threads
      // (0.201 ms against 0.205 at 16 x 8) and 9x9 16 x 8 (0.235 against 0.238 at 24 x 12). Radius 0 takes its
      // measured neighbour's block.
-     ThreadPatch{4, 2, 3, 4, {24, 24, 16, 24, 16, 16, 16, 16}}},
+     ThreadPatch{4, 2, 3, 4, {24, 24, 16, 24, 16, 16, 16, 16}, 4, 32, 64}},
 
     // The listings as printed, their defects kept (conv/as_printed/).
     {KernelId::Conv1dBasicAsPrinted, "conv1d_basic_as_printed", 1, "Fig 7.6 (3rd ed.)",

@@ -13,6 +13,18 @@ namespace tilescope {
 
 struct KernelInfo;
 
+// How a ThreadPatch kernel (conv2d_fast) runs beyond its grid and block:
+// whether it stages its input in shared memory, and how many registers a
+// thread may use (0: as many as the compiler chooses). planLaunch gives the
+// model's shape (the kernel's catalogue entry) unless the Problem asks for
+// another; a shape other than the model's runs as plain CUDA only
+// (exec/fast_tuning.hpp), so a trace always holds the model's.
+struct FastShape {
+    bool staged = false;
+    int registers = 0;
+    bool operator==(const FastShape&) const = default;
+};
+
 struct LaunchPlan {
     KernelId kernel{};
     // The kernel's catalogue entry, as planLaunch was given it: a built-in
@@ -28,6 +40,7 @@ struct LaunchPlan {
     int outTile = 0;  // output tile edge
     int width = 0, height = 1, channels = 1;
     int pitch = 0;    // row stride of N and P in floats (pitched kernel); width otherwise
+    FastShape fast;   // ThreadPatch kernels only
     bool whatIf = false;  // beyond what a GPU can launch: runs on the CPU executor only
     std::string whatIfReason;
 };

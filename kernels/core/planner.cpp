@@ -19,10 +19,19 @@ int pitchFor(int width, int channels) {
     return (row + 31) / 32 * 32;
 }
 
+FastShape modelShape(const KernelInfo& kernel, int radius) {
+    FastShape s;
+    const ThreadPatch& patch = correctedKernel(kernel).patch;
+    if (kernel.tiles != TileShape::ThreadPatch) return s;
+    s.staged = patch.stages(radius);
+    s.registers = radius <= patch.limitRegistersTo ? (s.staged ? patch.stagedRegisters : patch.directRegisters) : 0;
+    return s;
+}
+
 PatchStaging patchStaging(const KernelInfo& kernel, const LaunchPlan& plan) {
     PatchStaging f;
     const ThreadPatch& patch = correctedKernel(kernel).patch;
-    if (kernel.tiles != TileShape::ThreadPatch || !patch.stages(plan.radius)) return f;
+    if (kernel.tiles != TileShape::ThreadPatch || !plan.fast.staged) return f;
     f.bands = patch.bands;
     f.haloColumns = 4 * ((plan.radius + 3) / 4);
     f.tileWidth = patch.outputs * static_cast<int>(plan.block.x) + 2 * f.haloColumns;
@@ -80,9 +89,22 @@ Result<LaunchPlan> planLaunch(const KernelInfo& k, const Problem& p, const Devic
 
     const int edge = p.block > 0 ? p.block : defaultBlock(k, r);
     if (p.block < 0) return badInput("block size " + str(p.block) + " is negative");
-    // A ThreadPatch kernel's staged radii: edge x edge / bands threads.
+    // A ThreadPatch kernel's shape: the model's, or the one asked for. Staged, its block is edge x edge / bands.
     const ThreadPatch& patch = correctedKernel(k).patch;
-    const bool banded = k.tiles == TileShape::ThreadPatch && patch.stages(r);
+    if (k.tiles == TileShape::ThreadPatch) {
+        plan.fast = modelShape(k, r);
+        if (p.staged >= 0) plan.fast.staged = p.staged == 1;
+        if (p.registers >= 0) plan.fast.registers = p.registers;
+        if (plan.fast.staged && r == 0)
+            return badInput(name + " stages no input at 1x1: a mask of one tap has no halo to share");
+        // The shapes beyond the model's are built for rows that start 16-byte aligned (float4 loads).
+        if (plan.fast != modelShape(k, r) && p.width % 4 != 0)
+            return badInput(name + ": a shape other than its model's needs a width that is a multiple of 4 (got " +
+                            str(p.width) + ")");
+    } else if (p.staged >= 0 || p.registers >= 0) {
+        return badInput(name + " has no shape to choose beyond its block (staging and registers are conv2d_fast's)");
+    }
+    const bool banded = k.tiles == TileShape::ThreadPatch && plan.fast.staged;
     if (banded && edge % patch.bands != 0)
         return badInput(name + " stages its input at " + str(p.maskWidth) + "x" + str(p.maskWidth) + " with blocks of " +
                         "N x N/" + str(patch.bands) + " threads, so the block edge must be even (got " + str(edge) +

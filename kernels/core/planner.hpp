@@ -20,10 +20,16 @@ struct Problem {
     int maskWidth = 0;
     int maskHeight = 1;
     int block = 0;  // 0: the kernel's default
+    // A ThreadPatch kernel's shape (LaunchPlan::fast): -1 each for the model's.
+    int staged = -1;     // 0: reads its input through the caches, 1: stages it in shared memory
+    int registers = -1;  // a thread's register limit, 0 for the compiler's choice
 };
 
-// The input tiles a ThreadPatch kernel stages in shared memory at this
-// plan's radius (bands == 0 when it stages none): `bands` tiles one after
+// The model's shape of a ThreadPatch kernel at a radius (its catalogue
+// entry's ThreadPatch).
+FastShape modelShape(const KernelInfo& kernel, int radius);
+// The input tiles a ThreadPatch kernel stages in shared memory in this
+// plan's shape (bands == 0 when it stages none): `bands` tiles one after
 // the other, each tileWidth x tileHeight floats; band b's tile starts b *
 // bandRows image rows below band 0's, which starts r rows above the output
 // tile and haloColumns columns left of it (whole float4s: 4 for r <= 4).

@@ -88,6 +88,8 @@ struct BenchDevice {
     int clockKHz = 0;        // the SMs' maximum (boost) clock, as the driver reports it
     int fp32LanesPerSm = 0;  // FP32 FMA units per SM (128 on Hopper)
     std::size_t l2Bytes = 0;
+    int driverVersion = 0;   // cudaDriverGetVersion: 13000 for CUDA 13.0
+    int runtimeVersion = 0;  // cudaRuntimeGetVersion, the runtime this build links
     // An FMA is 2 FLOPs; every lane of every SM issuing one per clock.
     double peakGflops() const { return 2.0 * smCount * fp32LanesPerSm * (clockKHz * 1e-6); }
 };

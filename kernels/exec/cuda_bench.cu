@@ -171,6 +171,8 @@ Result<BenchDevice> benchDevice() {
     TS_CUDA_TRY(cudaDeviceGetAttribute(&d.ccMinor, cudaDevAttrComputeCapabilityMinor, device));
     TS_CUDA_TRY(cudaDeviceGetAttribute(&d.clockKHz, cudaDevAttrClockRate, device));
     d.fp32LanesPerSm = fp32Lanes(d.ccMajor, d.ccMinor);
+    TS_CUDA_TRY(cudaDriverGetVersion(&d.driverVersion));
+    TS_CUDA_TRY(cudaRuntimeGetVersion(&d.runtimeVersion));
     return d;
 }
 

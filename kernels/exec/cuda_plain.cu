@@ -12,6 +12,7 @@
 
 #include "core/kernel_catalogue.hpp"
 #include "core/kernel_table.hpp"
+#include "core/planner.hpp"
 #include "exec/backends.hpp"
 #include "exec/cuda_support.hpp"
 
@@ -35,7 +36,9 @@ Global<float> globalOut(float* p, int) { return p; }
 // The input made writable for a listing that stores into it (launch_table.inl says why that is safe).
 Global<float> globalInOut(const float* p, int, ArrayId) { return const_cast<float*>(p); }
 const float* restrictIn(const float* p, int) { return p; }  // becomes the kernel's __restrict__ parameter
+#define TS_FAST_MENU 1  // conv2d_fast's tuning menu runs here, and only here (launch_table.inl)
 #include "exec/launch_table.inl"
+#undef TS_FAST_MENU
 }  // namespace
 
 }  // namespace tilescope::plain

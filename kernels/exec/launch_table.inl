@@ -20,7 +20,9 @@ struct KernelArgs {
 };
 
 // conv2d_fast takes its radius as a template parameter: pick the
-// instantiation, up to 9x9 the entry that limits its registers.
+// instantiation, up to 9x9 the entry that limits its registers. The model's
+// shape only (LaunchPlan::fast); the plain mode defines TS_FAST_MENU and
+// launches every shape of the tuning menu (launchFastShape).
 template <bool ALIGNED, class Launch, class In, class Out>
 auto launchFast(Launch& launch, int r, In N, Out P, int width, int height) {
     static_assert(LIMIT_REGISTERS_TO == 4, "the cases below launch conv2d_fast_limited up to radius 4");
@@ -35,6 +37,38 @@ auto launchFast(Launch& launch, int r, In N, Out P, int width, int height) {
     default: return launch(conv2d_fast<7, ALIGNED>, N, P, width, height);  // planLaunch refuses r > kMaxRadius
     }
 }
+
+#ifdef TS_FAST_MENU
+// The tuning menu's shapes at radius r, rows 16-byte aligned: staged or not,
+// each path's register limit or the compiler's count (exec/fast_tuning.hpp).
+template <int r, class Launch, class In, class Out>
+auto launchShape(Launch& launch, const FastShape& s, In N, Out P, int width, int height) {
+    if constexpr (r > 0) {  // planLaunch stages no mask of one tap: there is no halo
+        if (s.staged) {
+            if (s.registers == STAGED_REGISTERS)
+                return launch(conv2d_fast_limited<r, true, true, STAGED_REGISTERS>, N, P, width, height);
+            return launch(conv2d_fast<r, true, true>, N, P, width, height);
+        }
+    }
+    if (s.registers == DIRECT_REGISTERS)
+        return launch(conv2d_fast_limited<r, true, false, DIRECT_REGISTERS>, N, P, width, height);
+    return launch(conv2d_fast<r, true, false>, N, P, width, height);
+}
+
+template <class Launch, class In, class Out>
+auto launchFastShape(Launch& launch, int r, const FastShape& s, In N, Out P, int width, int height) {
+    switch (r) {
+    case 0: return launchShape<0>(launch, s, N, P, width, height);
+    case 1: return launchShape<1>(launch, s, N, P, width, height);
+    case 2: return launchShape<2>(launch, s, N, P, width, height);
+    case 3: return launchShape<3>(launch, s, N, P, width, height);
+    case 4: return launchShape<4>(launch, s, N, P, width, height);
+    case 5: return launchShape<5>(launch, s, N, P, width, height);
+    case 6: return launchShape<6>(launch, s, N, P, width, height);
+    default: return launchShape<7>(launch, s, N, P, width, height);
+    }
+}
+#endif
 
 template <class Launch>
 auto launchKernel(const LaunchPlan& plan, const KernelArgs& a, Launch&& launch) {
@@ -70,6 +104,14 @@ auto launchKernel(const LaunchPlan& plan, const KernelArgs& a, Launch&& launch) 
                           STAGE_TO == kKernelTable[int(KernelId::Conv2dFast)].patch.stageTo &&
                           BANDS == kKernelTable[int(KernelId::Conv2dFast)].patch.bands,
                       "conv2d_fast's staged radii and bands and its catalogue entry's must agree");
+        static_assert(LIMIT_REGISTERS_TO == kKernelTable[int(KernelId::Conv2dFast)].patch.limitRegistersTo &&
+                          STAGED_REGISTERS == kKernelTable[int(KernelId::Conv2dFast)].patch.stagedRegisters &&
+                          DIRECT_REGISTERS == kKernelTable[int(KernelId::Conv2dFast)].patch.directRegisters,
+                      "conv2d_fast's register limits and its catalogue entry's must agree");
+#ifdef TS_FAST_MENU
+        if (plan.fast != modelShape(kernelOf(plan), r) && plan.width % 4 == 0)
+            return launchFastShape(launch, r, plan.fast, N, P, plan.width, plan.height);
+#endif
         // Rows start 16-byte aligned only when the width is a multiple of 4.
         return plan.width % 4 == 0 ? launchFast<true>(launch, r, N, P, plan.width, plan.height)
                                    : launchFast<false>(launch, r, N, P, plan.width, plan.height);
