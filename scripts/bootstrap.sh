@@ -47,6 +47,10 @@ packages=(
   libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
   # the lab's record (app/lab/: the roster, every compile and check) in SQLite
   libsqlite3-dev
+  # ... or in PostgreSQL for several servers (libpq); the test of three
+  # servers behind nginx on one PostgreSQL starts Debian's own of both
+  # (tests/serve/pg_test.py)
+  libpq-dev postgresql nginx
   libgl-dev libgl1-mesa-dri xvfb xauth
   libclang-dev
   # the sandbox around a student's kernel file (kernels/own/sandbox.cpp):

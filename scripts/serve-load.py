@@ -30,6 +30,13 @@ median and the largest) and the verdicts by kernel.
     scripts/serve-load.py --tilescope build/app/tilescope --roster --students 200 --seconds 60 \
         --backend cuda --sandbox required --mix 0.3
 
+--retries N makes each student a client that tries again, as the page does
+and as docs/serve.md asks of a client of several servers: on a connection
+refused or reset, 502, 503 or 504 it waits (Retry-After, else a second) and
+sends the same request again with the same Idempotency-Key, which the lab
+records once. tests/serve/pg_test.py sends its load this way through nginx
+to three servers (send_class below).
+
 Standard library only. Exit status 0 when every request was answered right.
 """
 
@@ -52,10 +59,11 @@ BROKEN = os.path.join(SOURCE_DIR, "tests", "own", "broken")
 BUGS = ("missing_syncthreads.cu", "oob_read_no_ghost_test.cu")
 
 
-def kernels(n, mix=0.0):
+def kernels(n, mix=0.0, names=None):
     """n different (kernel text, size, radius, the verdict it deserves): the
-    good kernels, and a fraction `mix` of them (spread evenly) with a bug."""
-    files = sorted(f for f in os.listdir(GOOD) if f.endswith(".cu"))
+    good kernels (those of `names` only, when given), and a fraction `mix`
+    of them (spread evenly) with a bug."""
+    files = sorted(f for f in os.listdir(GOOD) if f.endswith(".cu") and (names is None or f in names))
     out = []
     bugs = 0
     for i in range(n):
@@ -77,6 +85,74 @@ def kernels(n, mix=0.0):
         size = str(800 + 8 * i) if one_d else "%dx%d" % (24 + i % 17, 20 + i % 13)
         out.append((name, text, size, radius, "problems" if buggy else "clean"))
     return out
+
+
+def send_one(host, port, token, body, key=None, retries=0, forwarded_for=None, timeout=300):
+    """POST /api/check, sent again on a connection error, 502, 503 or 504 up
+    to `retries` more times with the same Idempotency-Key. Returns (HTTP
+    status or 0, the answer's JSON or the error's text, tries, the
+    X-Tilescope-Check header)."""
+    headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"}
+    if key:
+        headers["Idempotency-Key"] = key
+    if forwarded_for:
+        headers["X-Forwarded-For"] = forwarded_for
+    tries = 0
+    while True:
+        tries += 1
+        wait = 1.0
+        try:
+            c = http.client.HTTPConnection(host, port, timeout=timeout)
+            c.request("POST", "/api/check", body=body, headers=headers)
+            r = c.getresponse()
+            raw = r.read()
+            c.close()
+            if r.status in (502, 503, 504) and tries <= retries:
+                wait = float(r.getheader("Retry-After") or 1)
+            else:
+                try:
+                    answer = json.loads(raw)
+                except ValueError:
+                    answer = {"status": "not JSON: %r" % raw[:200]}
+                return r.status, answer, tries, r.getheader("X-Tilescope-Check")
+        except (OSError, http.client.HTTPException) as e:
+            if tries > retries:
+                return 0, {"status": "lost: %s" % e}, tries, None
+        time.sleep(min(wait, 5.0))
+
+
+def send_class(host, port, tokens, work, seconds, backend="cpu", retries=0, key_prefix=None, forwarded=False):
+    """Each of `work` (kernels()) sent by its student at a moment spread
+    evenly over `seconds`. Returns one result per student: (status, the
+    answer's status, latency in seconds, name, size, radius, deserved,
+    kernel_ms, backend, tries, the record's id, the request key)."""
+    results = [None] * len(work)
+    start = time.time()
+
+    def student(i):
+        name, text, size, radius, deserved = work[i]
+        time.sleep(max(0.0, start + i * seconds / len(work) - time.time()))
+        sent = time.time()
+        body = json.dumps({"kernel": text, "size": size, "radius": radius, "backend": backend})
+        key = "%s-%03d" % (key_prefix, i) if key_prefix else None
+        status, answer, tries, check = send_one(host, port, tokens[i], body, key, retries,
+                                                "10.0.%d.%d" % (i // 250, i % 250 + 1) if forwarded else None)
+        results[i] = (status, answer.get("status"), time.time() - sent, name, size, radius, deserved,
+                      answer.get("kernel_ms"), answer.get("backend") or answer.get("executor"), tries,
+                      int(check) if check else None, key)
+
+    threads = [threading.Thread(target=student, args=(i,)) for i in range(len(work))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def percentile(values, p):
+    """The p-th percentile (0-100) of `values`, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(p / 100.0 * len(ordered) + 0.5)) - 1))]
 
 
 def peak_kb(pid, key="VmHWM"):
@@ -110,6 +186,9 @@ def main():
     parser.add_argument("--mix", type=float, default=0.0, help="the fraction of students whose kernel has a bug")
     parser.add_argument("--backend", default="cpu", help="the server's backend (cpu, cuda, auto)")
     parser.add_argument("--sandbox", default="auto", help="the server's sandbox (off, auto, required)")
+    parser.add_argument("--links", help="with --url: the students' links file (roster.links.csv) for their tokens")
+    parser.add_argument("--retries", type=int, default=0,
+                        help="send again on a connection error, 502, 503 or 504, this many times at most")
     parser.add_argument("--json", help="write the numbers here too")
     args = parser.parse_args()
 
@@ -142,6 +221,12 @@ def main():
     elif args.url:
         match = re.match(r"http://([^:/]+):(\d+)", args.url)
         host, port = match.group(1), int(match.group(2))
+        if args.links:
+            with open(args.links, encoding="utf-8") as f:
+                tokens = [line.strip().rsplit("#token=", 1)[1] for line in f.read().splitlines()[1:]
+                          if "#token=" in line][:args.students]
+            if len(tokens) < args.students:
+                sys.exit("serve-load: %s holds %d students' links, fewer than --students" % (args.links, len(tokens)))
     else:
         sys.exit("serve-load: give --tilescope or --url")
 
@@ -166,33 +251,10 @@ def main():
     sampler.start()
 
     work = kernels(args.students, args.mix)
-    results = [None] * len(work)
     start = time.time()
-
-    def student(i):
-        name, text, size, radius, deserved = work[i]
-        time.sleep(max(0.0, start + i * args.seconds / len(work) - time.time()))
-        sent = time.time()
-        body = json.dumps({"kernel": text, "size": size, "radius": radius, "backend": args.backend})
-        headers = {"Authorization": "Bearer " + tokens[i], "Content-Type": "application/json"}
-        if not lab:
-            headers["X-Forwarded-For"] = "10.0.%d.%d" % (i // 250, i % 250 + 1)
-        try:
-            c = http.client.HTTPConnection(host, port, timeout=300)
-            c.request("POST", "/api/check", body=body, headers=headers)
-            r = c.getresponse()
-            answer = json.loads(r.read())
-            c.close()
-            results[i] = (r.status, answer.get("status"), time.time() - sent, name, size, radius, deserved,
-                          answer.get("kernel_ms"), answer.get("backend") or answer.get("executor"))
-        except Exception as e:  # noqa: BLE001 -- a lost request is what this script counts
-            results[i] = (0, "lost: %s" % e, time.time() - sent, name, size, radius, deserved, None, None)
-
-    threads = [threading.Thread(target=student, args=(i,)) for i in range(len(work))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    # Each request its own key where it may be sent again: a retry is then recorded once.
+    results = send_class(host, port, tokens, work, args.seconds, args.backend, args.retries,
+                         "load-%d" % os.getpid() if args.retries else None, forwarded=not lab and not args.links)
     wall = time.time() - start
     done.set()
     server_peak = peak_kb(server.pid) if server else 0
@@ -203,7 +265,7 @@ def main():
     latencies = sorted(r[2] for r in results)
     right = [r for r in results if r[0] == 200 and r[1] == r[6]]
     wrong = [r for r in results if not (r[0] == 200 and r[1] == r[6])]
-    p95 = latencies[min(len(latencies) - 1, int(round(0.95 * len(latencies) + 0.5)) - 1)]
+    p95 = percentile(latencies, 95)
     numbers = {"students": len(work), "spread_s": args.seconds, "workers": args.workers,
                "answered_right": len(right), "lost_or_wrong": len(wrong),
                "median_s": round(statistics.median(latencies), 3), "p95_s": round(p95, 3),

@@ -249,6 +249,37 @@ TEST(LabDb, TheSameTextIsKeptOnce) {
     EXPECT_EQ(rawValue(dir / "lab.sqlite", "SELECT count(*) FROM checks"), "3");
 }
 
+TEST(LabDb, ARequestSentAgainWithItsKeyIsRecordedOnceAndOtherStudentsKeysAreTheirOwn) {
+    ScratchDir dir("lab_test");
+    auto db = LabDb::open(dir / "lab.sqlite");
+    ASSERT_TRUE(db);
+    CheckRecord first = recordOf("ada", "ada's kernel", "clean");
+    first.requestKey = "try-1";
+    first.server = "labpc1:8000";
+    auto id = (*db)->record(first);
+    ASSERT_TRUE(id) << id.error().message;
+    // The answer was lost; the client sends it again, to another server.
+    CheckRecord again = first;
+    again.server = "labpc2:8000";
+    auto repeated = (*db)->record(again);
+    ASSERT_TRUE(repeated) << repeated.error().message;
+    EXPECT_EQ(*repeated, *id);
+    // The same key from another student, and records without a key, are new.
+    CheckRecord bob = recordOf("bob", "bob's kernel", "problems");
+    bob.requestKey = "try-1";
+    auto bobs = (*db)->record(bob);
+    ASSERT_TRUE(bobs);
+    EXPECT_NE(*bobs, *id);
+    ASSERT_TRUE((*db)->record(recordOf("ada", "ada's kernel", "clean")));
+    ASSERT_TRUE((*db)->record(recordOf("ada", "ada's kernel", "clean")));
+    auto kept = (*db)->checks("", true);
+    ASSERT_TRUE(kept);
+    ASSERT_EQ(kept->size(), 4u);
+    EXPECT_EQ((*kept)[0].requestKey, "try-1");
+    EXPECT_EQ((*kept)[0].server, "labpc1:8000");  // the first one's, not the repeat's
+    EXPECT_EQ((*kept)[2].requestKey, "");
+}
+
 TEST(LabDb, ARestartKeepsEveryTokenAndARosterChangeAddsAndRetires) {
     ScratchDir dir("lab_test");
     const fs::path file = dir / "lab.sqlite";

@@ -15,7 +15,7 @@
 #include "grade/spec.hpp"
 #include "grade/submissions.hpp"
 #include "io/whole_file.hpp"
-#include "lab/lab_db.hpp"
+#include "lab/lab_store.hpp"
 
 namespace tilescope::cli {
 
@@ -39,21 +39,24 @@ int runExport(const ExportOptions& o) {
     auto spec = grade::readSpec(o.spec);
     if (!spec)
         return fail(spec.error());
-    lab::LabDb::Options open;
+    lab::StoreOptions open;
     open.create = false;
-    auto db = lab::LabDb::open(o.db, open);
+    open.program = "tilescope lab export";
+    auto db = lab::openLabStore(o.db, open);
     if (!db)
         return fail(db.error());
+    // The database in messages: a PostgreSQL URL without its password.
+    const std::string shown = (*db)->describe();
     auto roster = (*db)->students();
     if (!roster)
         return fail(roster.error());
     if (roster->empty())
-        return fail(badInput(o.db + ": holds no roster (tilescope serve --roster roster.csv --db " + o.db + ")"));
+        return fail(badInput(shown + ": holds no roster (tilescope serve --roster roster.csv --db " + shown + ")"));
     auto picked = (*db)->picked(o.pick == "best" ? lab::Pick::Best : lab::Pick::Last);
     if (!picked)
         return fail(picked.error());
     if (picked->empty())
-        return fail(badInput(o.db + ": no student has sent a kernel yet"));
+        return fail(badInput(shown + ": no student has sent a kernel yet"));
     auto sandbox = gradingSandbox(o.sandbox, false);
     if (!sandbox)
         return fail(sandbox.error());
@@ -96,7 +99,7 @@ int runExport(const ExportOptions& o) {
         ++sent;
     }
     std::fprintf(stderr, "tilescope lab export: %s, %zu students (%zu sent a kernel), each one's %s kernel, into %s\n",
-                 o.db.c_str(), roster->size(), sent, o.pick.c_str(), folder.c_str());
+                 shown.c_str(), roster->size(), sent, o.pick.c_str(), folder.c_str());
     ClassGrading how;
     how.out = out;
     how.submissions = folder;
@@ -117,7 +120,8 @@ Command addLabCommand(CLI::App& app) {
         "export",
         "grade each student's last (or best) kernel kept by the lab's server against a spec, and write "
         "what tilescope grade writes");
-    c->add_option("--db", options->db, "the lab's database")->capture_default_str();
+    c->add_option("--db", options->db, "the lab's database: an SQLite file, or postgresql://USER:PASSWORD@HOST/DB")
+        ->capture_default_str();
     c->add_option("--spec", options->spec, "the grading spec (TOML; docs/grading.md)");
     c->add_option("--out,-o", options->out, "folder for the results")->capture_default_str();
     c->add_option("--pick", options->pick,

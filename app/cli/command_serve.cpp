@@ -39,7 +39,8 @@ Command addServeCommand(CLI::App& app) {
                   "the class's roster (CSV, one student a line: id,name): a link per student and one for the "
                   "teacher, written beside it (docs/serve.md, The lab)");
     c->add_option("--db", o->db,
-                  "the lab's database (SQLite), where every compile and check is kept (default with --roster: "
+                  "the lab's database, where every compile and check is kept: an SQLite file, or "
+                  "postgresql://USER:PASSWORD@HOST/DB for several servers (default with --roster: "
                   "lab.sqlite in the working folder)");
     c->add_option("--compile-cache", o->compileCache,
                   "a folder for compiled kernels, kept between checks (default: tilescope-kernels beside the "

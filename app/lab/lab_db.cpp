@@ -11,6 +11,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "lab/lab_schema.hpp"
+
 namespace tilescope::lab {
 
 namespace fs = std::filesystem;
@@ -24,51 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// [SECTION] The schema and its migrations
-//
-// kMigrations[v] takes a database of version v to version v + 1. A new
-// version appends one (never edit an old one: files of that version exist).
-const std::array<const char*, kSchemaVersion> kMigrations{
-    // 0 -> 1
-    R"sql(
-CREATE TABLE students (
-    id    TEXT PRIMARY KEY,
-    name  TEXT NOT NULL,
-    token TEXT NOT NULL UNIQUE
-);
-CREATE TABLE checks (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    student     TEXT NOT NULL,
-    at          TEXT NOT NULL,
-    kind        TEXT NOT NULL,
-    kernel_hash TEXT NOT NULL,
-    kernel      TEXT NOT NULL,
-    verdict     TEXT NOT NULL,
-    problems    TEXT NOT NULL,
-    backend     TEXT NOT NULL,
-    ms          REAL NOT NULL
-);
-CREATE TABLE lab (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-)sql",
-    // 1 -> 2: each text once; what was asked; the kernel's time; who left the roster.
-    R"sql(
-CREATE TABLE kernels (
-    hash TEXT PRIMARY KEY,
-    text TEXT NOT NULL
-);
-INSERT OR IGNORE INTO kernels (hash, text) SELECT kernel_hash, kernel FROM checks;
-ALTER TABLE checks DROP COLUMN kernel;
-ALTER TABLE checks ADD COLUMN request TEXT NOT NULL DEFAULT '{}';
-ALTER TABLE checks ADD COLUMN kernel_ms REAL NOT NULL DEFAULT -1;
-ALTER TABLE students ADD COLUMN active INTEGER NOT NULL DEFAULT 1;
-ALTER TABLE students ADD COLUMN added INTEGER NOT NULL DEFAULT 0;
-UPDATE students SET added = rowid;
-CREATE INDEX checks_by_student ON checks (student, id);
-)sql",
-};
+// [SECTION] The schema and its migrations: lab_schema.hpp
 
 // [SECTION] Errors
 
@@ -159,7 +117,8 @@ int execute(sqlite3* db, const char* sql, std::string* message = nullptr) {
 }
 
 const char* kCheckColumns =
-    "c.id, c.student, c.at, c.kind, c.kernel_hash, c.request, c.verdict, c.problems, c.backend, c.ms, c.kernel_ms";
+    "c.id, c.student, c.at, c.kind, c.kernel_hash, c.request, c.verdict, c.problems, c.backend, c.ms, c.kernel_ms, "
+    "c.request_key, c.server";
 
 CheckRecord checkOf(const Statement& s) {
     CheckRecord r;
@@ -174,17 +133,9 @@ CheckRecord checkOf(const Statement& s) {
     r.backend = s.text(8);
     r.ms = s.real(9);
     r.kernelMs = s.real(10);
+    r.requestKey = s.text(11);
+    r.server = s.text(12);
     return r;
-}
-
-int verdictRank(const std::string& verdict) {
-    if (verdict == "clean")
-        return 4;
-    if (verdict == "problems")
-        return 3;
-    if (verdict == "compiled")
-        return 2;
-    return 1;
 }
 
 }  // namespace
@@ -283,7 +234,7 @@ Result<std::unique_ptr<LabDb>> LabDb::open(const fs::path& path, const Options& 
         }
     }
     for (int v = version; v < kSchemaVersion; ++v) {
-        if (rc = execute(raw, kMigrations[static_cast<std::size_t>(v)], &message); rc != SQLITE_OK)
+        if (rc = execute(raw, kMigrations[static_cast<std::size_t>(v)].sqlite, &message); rc != SQLITE_OK)
             return rollback(rc, "migrating its schema from version " + std::to_string(v) + ": " + message);
         const std::string set = "PRAGMA user_version=" + std::to_string(v + 1);
         if (rc = execute(raw, set.c_str(), &message); rc != SQLITE_OK)
@@ -307,7 +258,7 @@ int LabDb::schemaVersion() {
 
 // [SECTION] The roster and the tokens
 
-Result<std::vector<LabStudent>> LabDb::syncRoster(const std::vector<RosterStudent>& roster) {
+Result<std::vector<LabStudent>> LabDb::syncRoster(const std::vector<RosterStudent>& roster, const RosterOrigin&) {
     {
         std::lock_guard lock(m_mutex);
         std::string message;
@@ -415,9 +366,12 @@ Result<std::int64_t> LabDb::record(const CheckRecord& c) {
         if (s.step() != SQLITE_DONE)
             return fail(s.rc(), s.message());
     }
+    // A key already recorded for this student: the record made then (its
+    // answer was lost on the way, and the client asked again).
     Statement s(m_db,
                 "INSERT INTO checks (student, at, kind, kernel_hash, request, verdict, problems, backend, ms, "
-                "kernel_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+                "kernel_ms, request_key, server) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) "
+                "ON CONFLICT (student, request_key) DO NOTHING");
     s.bind(1, c.student)
         .bind(2, c.at.empty() ? utcNowMillis() : c.at)
         .bind(3, c.kind)
@@ -427,10 +381,20 @@ Result<std::int64_t> LabDb::record(const CheckRecord& c) {
         .bind(7, c.problems.empty() ? std::string("[]") : c.problems)
         .bind(8, c.backend)
         .bind(9, c.ms)
-        .bind(10, c.kernelMs);
+        .bind(10, c.kernelMs)
+        .bind(12, c.server);
+    if (!c.requestKey.empty())
+        s.bind(11, c.requestKey);  // unbound: NULL, which never collides
     if (s.step() != SQLITE_DONE)
         return fail(s.rc(), s.message());
-    const std::int64_t id = sqlite3_last_insert_rowid(m_db);
+    std::int64_t id = sqlite3_last_insert_rowid(m_db);
+    if (sqlite3_changes(m_db) == 0) {
+        Statement first(m_db, "SELECT id FROM checks WHERE student = ?1 AND request_key = ?2");
+        first.bind(1, c.student).bind(2, c.requestKey);
+        if (first.step() != SQLITE_ROW)
+            return fail(first.rc(), first.message());
+        id = first.integer(0);
+    }
     if (int rc = execute(m_db, "COMMIT", &message); rc != SQLITE_OK)
         return fail(rc, message);
     return id;
@@ -448,7 +412,7 @@ Result<std::optional<CheckRecord>> LabDb::check(std::int64_t id) {
     if (rc != SQLITE_ROW)
         return dbError(m_path, rc, s.message());
     CheckRecord r = checkOf(s);
-    r.kernel = s.text(11);
+    r.kernel = s.text(13);
     return std::optional<CheckRecord>(std::move(r));
 }
 
@@ -471,30 +435,6 @@ Result<std::vector<CheckRecord>> LabDb::checks(const std::string& student, bool 
     return out;
 }
 
-Result<std::vector<CheckRecord>> LabDb::picked(Pick pick) {
-    auto roster = students();
-    if (!roster)
-        return roster.error();
-    std::vector<CheckRecord> out;
-    for (const LabStudent& student : *roster) {
-        auto all = checks(student.id, false);
-        if (!all)
-            return all.error();
-        const CheckRecord* chosen = nullptr;
-        for (const CheckRecord& c : *all)
-            if (!chosen || pick == Pick::Last || verdictRank(c.verdict) >= verdictRank(chosen->verdict))
-                chosen = &c;
-        if (!chosen)
-            continue;
-        auto full = check(chosen->id);
-        if (!full)
-            return full.error();
-        if (*full)
-            out.push_back(std::move(**full));
-    }
-    return out;
-}
-
 Result<std::vector<LabDb::StudentNow>> LabDb::classNow() {
     std::lock_guard lock(m_mutex);
     const std::string sql =
@@ -508,7 +448,7 @@ Result<std::vector<LabDb::StudentNow>> LabDb::classNow() {
     while ((rc = s.step()) == SQLITE_ROW) {
         StudentNow now;
         now.last = checkOf(s);
-        now.checks = s.integer(11);
+        now.checks = s.integer(13);
         out.push_back(std::move(now));
     }
     if (rc != SQLITE_DONE)
@@ -533,19 +473,6 @@ Result<bool> LabDb::hasKernel(const std::string& hash) {
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return dbError(m_path, rc, s.message());
     return rc == SQLITE_ROW;
-}
-
-std::string utcNowMillis() {
-    const auto now = std::chrono::system_clock::now();
-    const std::time_t t = std::chrono::system_clock::to_time_t(now);
-    const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buffer[40];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &tm);
-    char out[48];
-    std::snprintf(out, sizeof out, "%s.%03lldZ", buffer, ms);
-    return out;
 }
 
 }  // namespace tilescope::lab

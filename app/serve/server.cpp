@@ -25,7 +25,7 @@
 
 #include "cli/self_check.hpp"
 #include "exec/backend.hpp"
-#include "lab/lab_db.hpp"
+#include "lab/lab_store.hpp"
 #include "lab/roster.hpp"
 #include "own/compile_cache.hpp"
 #include "serve/limits.hpp"
@@ -272,7 +272,7 @@ int runServer(const ServeOptions& o) {
 
     // The lab: the roster read and checked, the database opened (or made)
     // and brought up to date, each student's token kept or made.
-    std::unique_ptr<lab::LabDb> labDb;
+    std::unique_ptr<lab::LabStore> labDb;
     std::vector<std::pair<std::string, Identity>> tokens;  // token -> who
     std::vector<lab::LabStudent> students;
     std::string teacherToken;
@@ -287,14 +287,27 @@ int runServer(const ServeOptions& o) {
             }
             roster = std::move(*read);
         }
-        const fs::path dbPath = o.db.empty() ? fs::path("lab.sqlite") : fs::path(o.db);
-        auto opened = lab::LabDb::open(dbPath);
+        const std::string dbName = o.db.empty() ? std::string("lab.sqlite") : o.db;
+        lab::StoreOptions storeOptions;
+        // The name the servers of one PostgreSQL database know each other by.
+        storeOptions.program = "tilescope serve";
+        storeOptions.note = [](const std::string& line) {
+            std::fprintf(stderr, "tilescope serve: %s\n", line.c_str());
+        };
+        auto opened = lab::openLabStore(dbName, storeOptions);
         if (!opened) {
             std::fprintf(stderr, "tilescope: %s\n", opened.error().message.c_str());
             return 2;
         }
         labDb = std::move(*opened);
-        auto known = o.roster.empty() ? labDb->students() : labDb->syncRoster(roster);
+        lab::RosterOrigin origin;
+        {
+            std::error_code ec;
+            char host[256] = {};
+            origin.host = ::gethostname(host, sizeof host - 1) == 0 ? host : "";
+            origin.file = o.roster.empty() ? o.roster : fs::absolute(o.roster, ec).string();
+        }
+        auto known = o.roster.empty() ? labDb->students() : labDb->syncRoster(roster, origin);
         if (!known) {
             std::fprintf(stderr, "tilescope: %s\n", known.error().message.c_str());
             return 2;
@@ -310,12 +323,14 @@ int runServer(const ServeOptions& o) {
             tokens.emplace_back(teacherToken, Identity{Role::Teacher, {}});
             for (const lab::LabStudent& student : students)
                 tokens.emplace_back(student.token, Identity{Role::Student, student.id});
-            linksBeside = o.roster.empty() ? dbPath : fs::path(o.roster);
+            // Without a roster the links go beside the SQLite file, or into
+            // the working folder (lab.links.csv) for a database elsewhere.
+            linksBeside = !o.roster.empty() ? fs::path(o.roster) : labDb->shared() ? fs::path("lab") : fs::path(dbName);
         } else if (o.token.empty()) {
             std::fprintf(stderr,
                          "tilescope: %s holds no roster: give one (--roster roster.csv) or the class's token "
                          "(--token SECRET)\n",
-                         dbPath.c_str());
+                         labDb->describe().c_str());
             return 2;
         }
     }
@@ -344,8 +359,9 @@ int runServer(const ServeOptions& o) {
     JobSettings settings = o.job;
     if (o.compileCache != "off") {
         const fs::path folder = !o.compileCache.empty() ? fs::path(o.compileCache)
-                                : labDb ? fs::path(o.db.empty() ? "lab.sqlite" : o.db).parent_path() / "tilescope-kernels"
-                                        : fs::path("tilescope-kernels");
+                                : labDb && !labDb->shared()
+                                    ? fs::path(o.db.empty() ? "lab.sqlite" : o.db).parent_path() / "tilescope-kernels"
+                                    : fs::path("tilescope-kernels");
         auto cache = std::make_shared<const own::CompileCache>(
             folder, static_cast<std::uintmax_t>(std::max(1, o.compileCacheMb)) << 20);
         if (cache->usable())
@@ -360,10 +376,17 @@ int runServer(const ServeOptions& o) {
     JobQueue jobs(o.workers, o.queue);
     RateLimiter limiter(o.ratePerMinute / 60.0, o.burst);
     std::mutex logMutex;
-    LabChanges changes;
-    if (labDb)
+    // Shared with the store's watcher of the other servers' records, which
+    // may outlive this function's other locals by a moment.
+    auto changesKept = std::make_shared<LabChanges>();
+    LabChanges& changes = *changesKept;
+    if (labDb) {
         if (auto last = labDb->lastCheckId())
             changes.seen(*last);
+        // Several servers on one database: a record made by another wakes
+        // this server's teachers too.
+        labDb->watchOtherServers([changesKept](std::int64_t id) { changesKept->recorded(id); });
+    }
 
     httplib::Server server;
     // Handlers wait for their jobs: enough threads for every job the queue
@@ -478,6 +501,18 @@ int runServer(const ServeOptions& o) {
         return who;
     };
 
+    // The lab's database did not answer (PostgreSQL restarting, SQLite
+    // locked past its wait): nothing was kept, and the client is told when
+    // to ask again.
+    auto unavailable = [&](httplib::Response& res, const std::string& why) {
+        std::fprintf(stderr, "tilescope serve: %s\n", why.c_str());
+        send(res, errorAnswer(503, "unavailable",
+                              "the lab's database is not answering; nothing was kept: send it again shortly"));
+        res.set_header("Retry-After", "3");
+    };
+    // "host:port", kept in each record: which server of a group answered.
+    std::string serverName;
+
     auto api = [&](Job job) {
         const bool trace = job == Job::Trace || job == Job::Run;
         return [&, job, trace](const httplib::Request& req, httplib::Response& res) {
@@ -500,7 +535,11 @@ int runServer(const ServeOptions& o) {
                 Answer ignored;
                 auto asked = parseApiRequest(req.body, o.job, ignored, job);
                 auto known = asked && labDb ? labDb->hasKernel(lab::sha256Hex(asked->kernel)) : Result<bool>(false);
-                if (!known || !*known) {
+                if (!known) {
+                    unavailable(res, known.error().message);
+                    return finish();
+                }
+                if (!*known) {
                     send(res, errorAnswer(403, "forbidden",
                                           "this is the teacher's link: kernels are checked from a student's link "
                                           "(the teacher's reads the class: GET /api/class, and runs again the "
@@ -518,6 +557,16 @@ int runServer(const ServeOptions& o) {
                 return finish();
             }
             res.set_header("X-Tilescope-Kernel", textHash(request->kernel));
+            // The client's name for this request: sent again after an answer
+            // that was lost (a server stopped, a proxy's error), it is
+            // recorded once (docs/serve.md, Several servers).
+            const std::string requestKey = req.get_header_value("Idempotency-Key");
+            if (requestKey.size() > 128 ||
+                requestKey.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") !=
+                    std::string::npos) {
+                send(res, errorAnswer(400, "bad_request", "Idempotency-Key: at most 128 letters, digits and . _ : -"));
+                return finish();
+            }
             const bool keep = labDb && !review;
             const std::string asked = keep ? requestJson(*request, job) : std::string();
             const std::string kernelText = keep ? request->kernel : std::string();
@@ -546,13 +595,17 @@ int runServer(const ServeOptions& o) {
                     r.problems = a.problems;
                     r.backend = a.backend;
                     r.kernelMs = a.kernelMs;
+                    r.requestKey = requestKey;
+                    r.server = serverName;
                     r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-                    if (auto id = labDb->record(r)) {
-                        res.set_header("X-Tilescope-Check", std::to_string(*id));
-                        changes.recorded(*id);
-                    } else
-                        std::fprintf(stderr, "tilescope serve: this check is not kept: %s\n",
-                                     id.error().message.c_str());
+                    auto id = labDb->record(r);
+                    if (!id) {
+                        // Only a kept check is answered: the client sends it again.
+                        unavailable(res, "this check is not kept: " + id.error().message);
+                        return finish();
+                    }
+                    res.set_header("X-Tilescope-Check", std::to_string(*id));
+                    changes.recorded(*id);
                 }
                 if (trace && a.contentType == "application/octet-stream") {
                     res.set_header("X-Tilescope-Events", std::to_string(a.events));
@@ -608,7 +661,7 @@ int runServer(const ServeOptions& o) {
             after = std::strtoll(req.get_param_value("after").c_str(), nullptr, 10);
         auto list = labDb->checks(student, teacher && !req.has_param("student"), after);
         if (!list)
-            return send(res, errorAnswer(500, "internal", list.error().message));
+            return unavailable(res, list.error().message);
         Json checks = Json::array();
         for (const lab::CheckRecord& r : *list)
             checks.push_back(recordJson(r, false));
@@ -624,7 +677,7 @@ int runServer(const ServeOptions& o) {
         const std::int64_t id = std::strtoll(req.matches[1].str().c_str(), nullptr, 10);
         auto found = labDb->check(id);
         if (!found)
-            return send(res, errorAnswer(500, "internal", found.error().message));
+            return unavailable(res, found.error().message);
         if (!*found)
             return send(res, errorAnswer(404, "not_found", "no check " + std::to_string(id)));
         if (who->role == Role::Student && (*found)->student != who->student)
@@ -658,17 +711,22 @@ int runServer(const ServeOptions& o) {
         }
         auto now = labDb->classNow();
         if (!now)
-            return send(res, errorAnswer(500, "internal", now.error().message));
-        std::map<std::string, const lab::LabDb::StudentNow*> latest;  // student -> count, latest
+            return unavailable(res, now.error().message);
+        // The roster as the database holds it: the same for every server of
+        // a group (a server with another roster is refused at its start).
+        auto roster = labDb->students();
+        if (!roster)
+            return unavailable(res, roster.error().message);
+        std::map<std::string, const lab::LabStore::StudentNow*> latest;  // student -> count, latest
         std::int64_t total = 0, newest = 0;
-        for (const lab::LabDb::StudentNow& n : *now) {
+        for (const lab::LabStore::StudentNow& n : *now) {
             latest[n.last.student] = &n;
             total += n.checks;
         }
         if (auto last = labDb->lastCheckId())
             newest = *last;
         Json rows = Json::array();
-        for (const lab::LabStudent& student : students) {
+        for (const lab::LabStudent& student : *roster) {
             Json row{{"id", student.id}, {"name", student.name}, {"checks", 0}, {"last", nullptr}};
             if (auto it = latest.find(student.id); it != latest.end()) {
                 row["checks"] = it->second->checks;
@@ -755,7 +813,7 @@ int runServer(const ServeOptions& o) {
         std::error_code ec;
         if (labDb)
             std::printf("tilescope serve: every compile and check is kept in %s\n",
-                        fs::absolute(labDb->path(), ec).c_str());
+                        labDb->shared() ? labDb->describe().c_str() : fs::absolute(labDb->describe(), ec).c_str());
     };
 
     int port = o.port;
@@ -802,6 +860,7 @@ int runServer(const ServeOptions& o) {
         char name[256] = {};
         shown = ::gethostname(name, sizeof name - 1) == 0 && name[0] ? name : "localhost";
     }
+    serverName = shown + ":" + std::to_string(port);
     std::printf("tilescope serve: listening on http://%s:%d/ (%s)\n", o.host.c_str(), port,
                 gpu                      ? ("kernels on the CPU and on " + gpuName).c_str()
                 : o.job.backend == "cpu" ? "kernels on the CPU"

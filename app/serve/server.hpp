@@ -30,7 +30,9 @@ struct ServeOptions {
     // their own and the teacher one; every compile and check is kept in the
     // database. Without a roster, `token` is the class's one token.
     std::string roster;  // roster.csv: one student a line, id,name
-    std::string db;      // the lab's SQLite file; empty: lab.sqlite in the working folder when there is a roster
+    // The lab's database: an SQLite file, or a postgresql:// URL shared by
+    // several servers; empty: lab.sqlite in the working folder when there is a roster.
+    std::string db;
     // Compiled kernels kept between checks (own/compile_cache.hpp): this
     // folder; empty: tilescope-kernels beside the database, else in the
     // working folder; "off": none.
