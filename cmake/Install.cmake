@@ -64,7 +64,12 @@ set(_depends)
 if(TILESCOPE_APP)
   list(APPEND _depends libgl1 fonts-dejavu-core)
 endif()
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++, binutils, libgl1-mesa-dri")
+# bubblewrap: the sandbox that `serve` and `grade` require around each
+# student's kernel (docs/own-kernel.md).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "g++, binutils, bubblewrap")
+if(TILESCOPE_APP)
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS ", libgl1-mesa-dri")
+endif()
 find_program(TILESCOPE_DPKG_SHLIBDEPS dpkg-shlibdeps)
 find_program(TILESCOPE_FILE_PROGRAM file)
 if(TILESCOPE_DPKG_SHLIBDEPS AND TILESCOPE_FILE_PROGRAM)

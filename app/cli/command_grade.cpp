@@ -35,7 +35,8 @@ struct GradeOptions {
     std::string out = "results";
     int jobs = 0;  // 0: one per core
     bool gradescope = false;
-    std::string submissionDir;  // --gradescope: the one submission
+    std::string prairielearn;   // PrairieLearn's results.json: grade one submission for it
+    std::string submissionDir;  // --gradescope, --prairielearn: the one submission
     std::string results;        // --gradescope: results.json
     double timeLimit = 0;       // 0: the spec's
     std::string sandbox;        // required (auto with --gradescope), auto or off
@@ -51,44 +52,61 @@ void printGraded(const grade::SubmissionResult& r) {
     std::fflush(stdout);
 }
 
-int runGrade(const GradeOptions& o) {
-    if (o.gradescope) {
-        // Gradescope's layout: the spec beside run_autograder in source/, one
-        // student's files in submission/, results.json in results/.
-        const std::string spec =
-            !o.spec.empty() ? o.spec : fromEnv("TILESCOPE_GRADE_SPEC", "/autograder/source/spec.toml");
-        const fs::path submission =
-            !o.submissionDir.empty() ? fs::path(o.submissionDir)
-                                     : fs::path(fromEnv("TILESCOPE_GRADESCOPE_SUBMISSION", "/autograder/submission"));
-        const fs::path results =
-            !o.results.empty() ? fs::path(o.results)
-                               : fs::path(fromEnv("TILESCOPE_GRADESCOPE_RESULTS", "/autograder/results/results.json"));
-        auto parsed = grade::readSpec(spec);
-        if (!parsed)
-            return fail(parsed.error());
-        std::error_code ec;
-        if (!fs::is_directory(submission, ec))
-            return fail(badInput(submission.string() + ": no such submission folder"));
-        auto sandbox = gradingSandbox(o.sandbox, true);
-        if (!sandbox)
-            return fail(sandbox.error());
-        if (Status s = gradingSelfCheck(*parsed, *sandbox, o.timeLimit); !s)
-            return fail(s.error());
-        auto baselines = grade::measureBaselines(*parsed);
-        if (!baselines)
-            return fail(baselines.error());
-        grade::GradeOptions options;
-        options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : parsed->timeLimitSeconds;
-        options.sandbox = *sandbox;
-        const grade::Submission s = grade::singleSubmission(submission, "submission");
-        const grade::SubmissionResult r = grade::gradeSubmission(*parsed, *baselines, s, options);
-        printGraded(r);
+// One submission graded for a grading service, in the service's layout and
+// format: Gradescope's (the spec beside run_autograder in source/, one
+// student's files in submission/, results.json in results/) or
+// PrairieLearn's external grader (the question's tests/ holds the spec, the
+// student's files are in /grade/student, results.json in /grade/results).
+int gradeOneSubmission(const GradeOptions& o) {
+    const bool gradescope = o.gradescope;
+    const std::string spec =
+        !o.spec.empty()
+            ? o.spec
+            : fromEnv("TILESCOPE_GRADE_SPEC", gradescope ? "/autograder/source/spec.toml" : "/grade/tests/spec.toml");
+    const fs::path submission = !o.submissionDir.empty() ? fs::path(o.submissionDir)
+                                : gradescope
+                                    ? fs::path(fromEnv("TILESCOPE_GRADESCOPE_SUBMISSION", "/autograder/submission"))
+                                    : fs::path(fromEnv("TILESCOPE_PRAIRIELEARN_STUDENT", "/grade/student"));
+    const fs::path results =
+        !gradescope          ? fs::path(o.prairielearn)
+        : !o.results.empty() ? fs::path(o.results)
+                             : fs::path(fromEnv("TILESCOPE_GRADESCOPE_RESULTS", "/autograder/results/results.json"));
+    auto parsed = grade::readSpec(spec);
+    if (!parsed)
+        return fail(parsed.error());
+    std::error_code ec;
+    if (!fs::is_directory(submission, ec))
+        return fail(badInput(submission.string() + ": no such submission folder"));
+    // Each submission has a container of its own on either service.
+    auto sandbox = gradingSandbox(o.sandbox, true);
+    if (!sandbox)
+        return fail(sandbox.error());
+    if (Status s = gradingSelfCheck(*parsed, *sandbox, o.timeLimit); !s)
+        return fail(s.error());
+    auto baselines = grade::measureBaselines(*parsed);
+    if (!baselines)
+        return fail(baselines.error());
+    grade::GradeOptions options;
+    options.timeLimitSeconds = o.timeLimit > 0 ? o.timeLimit : parsed->timeLimitSeconds;
+    options.sandbox = *sandbox;
+    const grade::Submission s = grade::singleSubmission(submission, "submission");
+    const grade::SubmissionResult r = grade::gradeSubmission(*parsed, *baselines, s, options);
+    printGraded(r);
+    if (!results.parent_path().empty())
         fs::create_directories(results.parent_path(), ec);
-        if (Status w = io::writeFileAtomic(results, grade::jsonText(grade::gradescopeJson(r, *parsed))); !w)
-            return fail(w.error());
-        std::printf("wrote %s\n", results.string().c_str());
-        return 0;
-    }
+    const grade::Json json = gradescope ? grade::gradescopeJson(r, *parsed) : grade::prairielearnJson(r, *parsed);
+    if (Status w = io::writeFileAtomic(results, grade::jsonText(json)); !w)
+        return fail(w.error());
+    std::printf("wrote %s\n", results.string().c_str());
+    return 0;
+}
+
+int runGrade(const GradeOptions& o) {
+    if (o.gradescope && !o.prairielearn.empty())
+        return fail(
+            badInput("give one of --gradescope and --prairielearn: each grades one submission for its service"));
+    if (o.gradescope || !o.prairielearn.empty())
+        return gradeOneSubmission(o);
     if (o.spec.empty())
         return fail(badInput("give the spec: --spec FILE.toml"));
     auto spec = grade::readSpec(o.spec);
@@ -224,15 +242,19 @@ Command addGradeCommand(CLI::App& app) {
     c->add_flag("--gradescope", options->gradescope,
                 "inside Gradescope's container: grade /autograder/submission/, write "
                 "/autograder/results/results.json");
+    c->add_option("--prairielearn", options->prairielearn,
+                  "inside PrairieLearn's external grader: grade one submission (/grade/student/, the spec "
+                  "/grade/tests/spec.toml) and write PrairieLearn's results.json to this file");
     c->add_option("--submission-dir", options->submissionDir,
-                  "with --gradescope: the submission folder (or $TILESCOPE_GRADESCOPE_SUBMISSION)");
+                  "with --gradescope or --prairielearn: the submission folder (or $TILESCOPE_GRADESCOPE_SUBMISSION, "
+                  "$TILESCOPE_PRAIRIELEARN_STUDENT)");
     c->add_option("--results", options->results,
                   "with --gradescope: the results.json to write (or $TILESCOPE_GRADESCOPE_RESULTS)");
     return Command{c, [options] {
-                       if (!options->gradescope && options->submissions.empty())
+                       if (!options->gradescope && options->prairielearn.empty() && options->submissions.empty())
                            return fail(
                                badInput("give the folder of submissions: tilescope grade --spec FILE.toml "
-                                        "SUBMISSIONS/ (or --gradescope)"));
+                                        "SUBMISSIONS/ (or --gradescope, or --prairielearn FILE)"));
                        return runGrade(*options);
                    }};
 }

@@ -157,44 +157,84 @@ static std::string reproduceCommand(const Spec& spec, const SubmissionResult& r,
     return s;
 }
 
+// A case's explanation as a student reads it on a grading service. A failed
+// case ends with the command that runs it again at home, on the case's own
+// input and mask (the same for every student: cases/ of the results folder,
+// which the teacher can publish), and, without them, on an input of its size
+// and a mask of its radius: other values, but a race or an access outside
+// the array at the same block, thread and step (a kernel's control flow does
+// not depend on the values it convolves).
+static std::string caseOutput(const SubmissionResult& r, const Spec& spec, std::size_t i) {
+    const CaseResult& c = r.cases[i];
+    std::string output = c.explanation;
+    if (!c.passed && (r.status == "graded" || r.status == "failed") && i < spec.cases.size()) {
+        if (!output.empty() && output.back() != '\n')
+            output += "\n";
+        output +=
+            "Run this case yourself, on its input and mask (cases/ of the class's results, which your "
+            "teacher can publish):\n  " +
+            reproduceCommand(spec, r, i, true) +
+            "\nor, without them, on an input of the same size and a mask of the same radius:\n  " +
+            reproduceCommand(spec, r, i, false);
+    }
+    return output;
+}
+
+// The submission's one-line summary: its score and why, or why it was not run.
+static std::string summaryText(const SubmissionResult& r) {
+    return r.status == "graded"
+               ? "Score " + std::to_string(r.score) + " of " + std::to_string(r.maxScore) + ": " + r.reason
+               : r.message;
+}
+
 Json gradescopeJson(const SubmissionResult& r, const Spec& spec) {
     Json tests = Json::array();
     for (std::size_t i = 0; i < r.cases.size(); ++i) {
         const CaseResult& c = r.cases[i];
-        std::string output = c.explanation;
-        // A failed case ends with the command that runs it again at home, on
-        // the case's own input and mask (the same for every student: cases/
-        // of the results folder, which the teacher can publish), and, without
-        // them, on an input of its size and a mask of its radius: other
-        // values, but a race or an access outside the array at the same
-        // block, thread and step (a kernel's control flow does not depend on
-        // the values it convolves).
-        if (!c.passed && (r.status == "graded" || r.status == "failed") && i < spec.cases.size()) {
-            if (!output.empty() && output.back() != '\n')
-                output += "\n";
-            output +=
-                "Run this case yourself, on its input and mask (cases/ of the class's results, which your "
-                "teacher can publish):\n  " +
-                reproduceCommand(spec, r, i, true) +
-                "\nor, without them, on an input of the same size and a mask of the same radius:\n  " +
-                reproduceCommand(spec, r, i, false);
-        }
         tests.push_back({{"name", c.name},
                          {"score", c.score},
                          {"max_score", c.points},
                          {"status", c.passed ? "passed" : "failed"},
-                         {"output", output},
+                         {"output", caseOutput(r, spec, i)},
                          {"visibility", "visible"}});
     }
-    std::string output = r.status == "graded" ? "Score " + std::to_string(r.score) + " of " +
-                                                    std::to_string(r.maxScore) + ": " + r.reason
-                                              : r.message;
     return Json{{"score", r.score},
-                {"output", output},
+                {"output", summaryText(r)},
                 {"execution_time", static_cast<int>(r.seconds + 0.5)},
                 {"visibility", "visible"},
                 {"stdout_visibility", "hidden"},
                 {"tests", std::move(tests)}};
+}
+
+Json prairielearnJson(const SubmissionResult& r, const Spec& spec) {
+    // A file that was refused or does not compile is, in PrairieLearn's
+    // terms, input that cannot be graded: the student keeps the attempt and
+    // reads why in format_errors. A kernel that compiled but crashed on
+    // every case was graded, and scores 0.
+    const bool gradable = r.status == "graded" || r.status == "failed";
+    Json tests = Json::array();
+    for (std::size_t i = 0; i < r.cases.size(); ++i) {
+        const CaseResult& c = r.cases[i];
+        const std::string first = c.explanation.substr(0, c.explanation.find('\n'));
+        std::string description;
+        if (i < spec.cases.size()) {
+            const Case& k = spec.cases[i];
+            description = "input " + k.size + ", mask of radius " + std::to_string(k.radius) +
+                          (k.maskFile.empty() ? " (generated)" : " (" + k.maskFile + ")");
+        }
+        tests.push_back({{"name", c.name},
+                         {"description", description},
+                         {"points", c.score},
+                         {"max_points", c.points},
+                         {"message", c.passed ? "passed" : first},
+                         {"output", caseOutput(r, spec, i)}});
+    }
+    const double score = r.maxScore > 0 ? static_cast<double>(r.score) / static_cast<double>(r.maxScore) : 0.0;
+    Json j{{"gradable", gradable}, {"score", gradable ? score : 0.0}, {"message", summaryText(r)}};
+    if (!gradable)
+        j["format_errors"] = Json::array({r.message});
+    j["tests"] = std::move(tests);
+    return j;
 }
 
 std::string junitXml(const ClassRun& run) {

@@ -1,7 +1,8 @@
-// What grading writes: Gradescope's results.json per student, junit.xml for
-// CI, class.csv for a spreadsheet and class.json for the Class panel
-// (docs/class-json.md). Each file is written to a temporary name and renamed,
-// so a failure leaves the files of an earlier run as they were.
+// What grading writes: Gradescope's results.json per student (or
+// PrairieLearn's, for one submission), junit.xml for CI, class.csv for a
+// spreadsheet and class.json for the Class panel (docs/class-json.md). Each
+// file is written to a temporary name and renamed, so a failure leaves the
+// files of an earlier run as they were.
 #pragma once
 
 #include <filesystem>
@@ -28,6 +29,11 @@ struct ClassRun {
 // Gradescope's results.json for one submission: each failed case's output
 // ends with the `tilescope check` command that runs it again.
 Json gradescopeJson(const SubmissionResult& result, const Spec& spec);
+// PrairieLearn's external grader results.json for one submission: gradable,
+// score (0 to 1), message, and tests with points and max_points. A refused
+// or non-compiling file is not gradable (format_errors says why), as
+// PrairieLearn asks for input that cannot be graded.
+Json prairielearnJson(const SubmissionResult& result, const Spec& spec);
 
 // Where writeReports puts case `index` (from 0), relative to the results
 // folder: "cases/1-input.npy" (io::writeNpy) and "cases/1-mask.txt" (rows of

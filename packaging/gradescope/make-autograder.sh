@@ -18,14 +18,24 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp "$here/setup.sh" "$here/run_autograder" "$work/"
 cp "$spec" "$work/spec.toml"
-# The masks the spec names: mask = "relative/path"
+# The mask files the spec names (mask = "relative/path", in either quotes).
+# A spec without any (its masks generated from the seed, the documented
+# default) has none to copy: sed prints nothing and succeeds, where grep
+# would end the script under pipefail.
 specdir="$(dirname "$spec")"
-grep -oE '^[[:space:]]*mask[[:space:]]*=[[:space:]]*"[^"]+"' "$spec" | sed -E 's/.*"([^"]+)"/\1/' | sort -u |
-  while read -r mask; do
-    [ -f "$specdir/$mask" ] || { echo "$spec names $mask, which does not exist" >&2; exit 2; }
-    mkdir -p "$work/$(dirname "$mask")"
-    cp "$specdir/$mask" "$work/$mask"
-  done
+masks="$(sed -nE "s/^[[:space:]]*mask[[:space:]]*=[[:space:]]*[\"']([^\"']+)[\"'].*/\1/p" "$spec" | sort -u)"
+while IFS= read -r mask; do
+  [ -n "$mask" ] || continue
+  # Inside the zip the spec is source/spec.toml and its masks are beside
+  # it: a path that leaves the spec's folder would leave the zip too.
+  case "/$mask/" in
+    //* | */../*) echo "$spec names the mask $mask: a mask must lie in the spec's folder or below it" \
+                       "(a relative path without ..) to go into the zip" >&2; exit 2 ;;
+  esac
+  [ -f "$specdir/$mask" ] || { echo "$spec names the mask $mask, which does not exist" >&2; exit 2; }
+  mkdir -p "$work/$(dirname "$mask")"
+  cp "$specdir/$mask" "$work/$mask"
+done <<< "$masks"
 git -C "$root" archive --format=tar.gz -o "$work/tilescope-src.tar.gz" HEAD
 chmod 755 "$work/setup.sh" "$work/run_autograder"
 rm -f "$out"
