@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <algorithm>
 #include <string>
 
 #include "base/read_file.hpp"
@@ -61,6 +62,32 @@ TEST(OwnTextChecks, AnIfOnTheCompilerIsRefusedAtItsLine) {
     expectRefused(file("", "", "#if __clang_major__ >= 14 || __NVCC__\n#endif\n"), 1, "__clang_major__");
     expectRefused(file("", "", "#if __STDC_VERSION__\n#endif\n"), 1, "__STDC_VERSION__");
     expectRefused(file("", "", "#if __linux__\n#endif\n"), 1, "__linux__");
+}
+
+// nvcc 13 (host g++ 12 and 13): `uint32_t` with only <cuda_runtime.h>, <stdio.h>, <math.h>, <cmath>,
+// <stdlib.h> or <device_launch_parameters.h> included is "identifier "uint32_t" is undefined";
+// with <cstdint>, <stdint.h> or <cuda.h> it compiles.
+TEST(OwnTextChecks, AFixedWidthIntegerNeedsTheHeaderNvccNeeds) {
+    for (const char* header : {"", "#include <cuda_runtime.h>\n", "#include <stdio.h>\n#include <cmath>\n",
+                               "#include <stdlib.h>\n#include <device_launch_parameters.h>\n"}) {
+        const std::string top = header;
+        const unsigned line = static_cast<unsigned>(std::count(top.begin(), top.end(), '\n')) + 4;
+        expectRefused(file("    uint32_t u = i;\n", "", top), line,
+                      "uint32_t is not declared: nvcc declares the fixed-width integers only through <cstdint>");
+        expectRefused(file("    float f = (float)(int64_t)i;\n", "", top), line, "int64_t is not declared");
+        expectRefused(file("    std::uint8_t b = 0;\n", "", top), line, "uint8_t is not declared");
+        expectRefused(file("    intptr_t a = i;\n", "", top), line, "intptr_t is not declared");
+    }
+    // The first use is named, also in a helper above the kernel.
+    expectRefused(file("", "", "__device__ int16_t half(int v) { return (int16_t)(v / 2); }\n"), 1,
+                  "int16_t is not declared");
+    for (const char* header : {"#include <cstdint>\n", "#include <stdint.h>\n", "#include <cuda.h>\n"})
+        expectAccepted(file("    uint32_t u = i;\n    int64_t w = u;\n    (void)w;\n", "", header));
+    // Declared by the file itself, in a comment or a string, or a longer name: nothing to include.
+    expectAccepted(file("    uint32_t u = i;\n    (void)u;\n", "", "typedef unsigned int uint32_t;\n"));
+    expectAccepted(file("    u32 u = i;\n    (void)u;\n", "", "using u32 = unsigned;\n// uint32_t, as in <cstdint>\n"));
+    expectAccepted(file("    int my_uint32_t = i;  // not an int64_t\n    (void)my_uint32_t;\n"
+                        "    if (i == 0) printf(\"int64_t\\n\");\n"));
 }
 
 TEST(OwnTextChecks, TheCompilersOwnNamesAreRefusedInCodeToo) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <regex>
 #include <set>
 #include <string_view>
 
@@ -726,6 +727,17 @@ std::optional<Diagnostic> refusedPreprocessing(const std::string& path, const st
         return std::nullopt;
     };
 
+    // nvcc declares the fixed-width integers (uint32_t, int64_t, ...) only
+    // through <cstdint>, <stdint.h> or <cuda.h>: without one of them, the
+    // first use is its error "identifier "uint32_t" is undefined". A file that
+    // declares the name itself (typedef, using, #define) needs none.
+    bool fixedWidthDeclared = false;
+    const auto ownDeclaration = [&](const std::string& name) {
+        const std::regex own("(\\btypedef\\b[^;]*\\b" + name + "\\s*;)|(\\busing\\s+" + name +
+                             "\\s*=)|(#\\s*define\\s+" + name + "\\b)");
+        return std::regex_search(s, own);
+    };
+
     std::vector<MacroDefinition> macros;
     std::set<std::string> defined;
     Tokens code;                    // the code's tokens, for the estimate
@@ -745,6 +757,7 @@ std::optional<Diagnostic> refusedPreprocessing(const std::string& path, const st
                                 (shown.front() == '"' && shown.back() == '"')) &&
                                shown.find_first_of("<>\"", 1) == shown.size() - 1;
             if (named) header = shown.substr(1, shown.size() - 2);
+            if (header == "stdint.h" || header == "cstdint" || header == "cuda.h") fixedWidthDeclared = true;
             if (directive != "include" || !named || !allowedHeader(header)) {
                 // What the student wrote, on one line; nothing of the file it names.
                 std::string what = named ? "<" + header + ">" : shown;
@@ -815,8 +828,17 @@ std::optional<Diagnostic> refusedPreprocessing(const std::string& path, const st
     };
     auto onToken = [&](TokenKind kind, std::size_t begin, std::size_t end) -> std::optional<Diagnostic> {
         const std::string_view t = std::string_view(s).substr(begin, end - begin);
-        if (kind == TokenKind::Identifier)
+        if (kind == TokenKind::Identifier) {
             if (auto refused = checkName(std::string(t), begin)) return refused;
+            static const std::regex fixedWidth("u?int((_least|_fast)?(8|16|32|64)|ptr|max)_t");
+            if (!fixedWidthDeclared && std::regex_match(t.begin(), t.end(), fixedWidth) &&
+                !ownDeclaration(std::string(t))) {
+                const std::string name(t);
+                return refuse(begin, name + " is not declared: nvcc declares the fixed-width integers only through "
+                                            "<cstdint>, <stdint.h> or <cuda.h> (without one: identifier \"" +
+                                            name + "\" is undefined); add #include <cstdint> before its first use");
+            }
+        }
         if (kind == TokenKind::Punctuator) {
             if (opening(t) && ++depth > kMaxTextNesting) return refuse(begin, nestingMessage());
             if (closing(t)) depth = std::max(0, depth - 1);

@@ -177,7 +177,7 @@ TAGS = {
     "crlf": "CRLF line ends",
     "name-reuse": "a name that is a shared array in the kernel and a float elsewhere (a helper's parameter, "
                   "another kernel's local)",
-    "fixed-int": "int32_t, uint32_t, int16_t, uint8_t locals and casts (with or without <stdint.h> / <cstdint>)",
+    "fixed-int": "int32_t, uint32_t, int16_t, uint8_t locals and casts (<stdint.h>, <cstdint> or <cuda.h> included)",
     "fixed-int64": "int64_t / uint64_t locals and arithmetic, every range inside the type",
     "vector-type": "int2, int3, float2, float4, uint3, dim3 locals made with make_int2(...) etc.; .x .y .z .w",
     "vector-param": "a vector type (float2, int3, float4, dim3) passed by value to a __device__ helper",
@@ -3465,8 +3465,9 @@ class Generator:
         includes = ["#include <cuda_runtime.h>"]
         if self.chance(0.3):
             includes.append(self.pick(["#include <math.h>", "#include <cmath>", "#include <stdio.h>"]))
-        if ({"fixed-int", "fixed-int64"} & self.tags) and self.chance(0.5):
-            includes.append(self.pick(["#include <stdint.h>", "#include <cstdint>"]))
+        if {"fixed-int", "fixed-int64"} & self.tags:
+            # nvcc declares none of the fixed-width integers by itself (TileScope refuses them without the header).
+            includes.append(self.pick(["#include <stdint.h>", "#include <cstdint>", "#include <cuda.h>"]))
         parts.append("\n".join(includes))
         macros = []
         shape = [(bsx, self.bx)] + ([(bsy, self.by)] if self.dims == 2 else [])
