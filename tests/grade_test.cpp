@@ -939,6 +939,10 @@ TEST(GradeClass2D, PatternsAndTimeRatioNotChecked) {
     }
     const json& racy = student(j, "no_barrier");
     EXPECT_EQ(racy["score"], 0);
+    // A case that failed already is not timed, with a GPU or without: its time cannot change its grade.
+    const std::string racyTimed = racy["cases"][1]["explanation"];
+    EXPECT_NE(racyTimed.find("max_time_ratio 3: not timed (the case failed already)"), std::string::npos) << racyTimed;
+    EXPECT_EQ(racyTimed.find("on the GPU"), std::string::npos) << racyTimed;
     // Written by the tile's load (line 32 stores N's cell, line 34 a ghost
     // cell's 0), read by the computation (line 46). Block (0,0)'s threads
     // store its input tile: the interior cells from N (a tile load), the
