@@ -3,7 +3,7 @@
 // expect-max-seconds: 10
 // expect-output: stopped after 2 s, the time limit
 // expect-output: block (0), thread (0)
-// expect-output: line 30
+// expect-output: line 36
 //
 // infinite_loop_while_true.cu -- a "wait until my neighbours are done" spin
 // loop in the basic 1D kernel: nothing in the loop ever changes, so the
