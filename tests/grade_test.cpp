@@ -25,6 +25,7 @@
 #include "grade/reports.hpp"
 #include "grade/spec.hpp"
 #include "grade/submissions.hpp"
+#include "io/csv_field.hpp"
 #include "io/mask_file.hpp"
 #include "io/npy.hpp"
 #include "model/class_results.hpp"
@@ -342,7 +343,7 @@ TEST(GradeSubmissions, SafeFolderNames) {
 TEST(GradeReports, EscapesXmlAndQuotesCsv) {
     EXPECT_EQ(grade::xmlEscape("a<b & \"c\" 'd'>\x01"), "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
     const std::string nasty = "x, \"y\"\r\nz";
-    const auto rows = parseCsv(grade::csvField(nasty) + "," + grade::csvField("plain") + "\r\n");
+    const auto rows = parseCsv(io::csvField(nasty) + "," + io::csvField("plain") + "\r\n");
     ASSERT_EQ(rows.size(), 1u);
     ASSERT_EQ(rows[0].size(), 2u);
     EXPECT_EQ(rows[0][0], nasty);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/charconv.hpp"
+#include "io/csv_field.hpp"
 #include "io/files.hpp"
 #include "io/image_file.hpp"
 #include "io/mask_file.hpp"
@@ -671,6 +672,18 @@ TEST(Io, FailedWritesLeaveExistingOutputAlone) {
                 {"cannot be written", "No such file or directory"});
     EXPECT_FALSE(fs::exists(dir / "no"));
     EXPECT_EQ(hiddenFiles(dir.path()), 0) << "a temporary file was left behind";
+}
+
+// [SECTION] CSV fields
+
+// A field is quoted only when it must be, and then its quotes are doubled.
+TEST(Io, CsvFieldQuotesOnlyWhatNeedsIt) {
+    EXPECT_EQ(io::csvField("plain text"), "plain text");
+    EXPECT_EQ(io::csvField(""), "");
+    EXPECT_EQ(io::csvField("a,b"), "\"a,b\"");
+    EXPECT_EQ(io::csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+    EXPECT_EQ(io::csvField("two\r\nlines"), "\"two\r\nlines\"");
+    EXPECT_EQ(io::csvField("one\nline"), "\"one\nline\"");
 }
 
 // [SECTION] GPU Teaching Kit datasets

@@ -56,6 +56,18 @@ std::shared_ptr<const own::OwnKernel> compile(const std::string& file) {
     return k ? *k : nullptr;
 }
 
+// A run of `kernel` on the CPU executor, on `input` with `mask` (kept by
+// address: they must outlive the run); each test adds its own options.
+RunRequest cpuRequest(const std::shared_ptr<const own::OwnKernel>& kernel, const Image& input, const Mask& mask) {
+    RunRequest req;
+    req.own = kernel;
+    req.kernel = std::string(kernel->info->name);
+    req.input = &input;
+    req.mask = &mask;
+    req.backend = Backend::Cpu;
+    return req;
+}
+
 TEST(OwnTranslate, KeepsEveryLineAndRewritesOnlyWhatItMust) {
     const std::string text = readFile(kGood + "conv2d_tiled_student.cu");
     const std::string scratch = std::filesystem::temp_directory_path() / "tilescope-translate-test";
@@ -196,12 +208,7 @@ TEST_P(OwnGoodKernels, AgreeWithTheReferenceAndDoTheBooksWork) {
     ASSERT_TRUE(kernel);
     const Image input = c.dims == 1 ? Image::signal(randomImage(c.width, 1, 3).data) : randomImage(c.width, c.height, 3);
     const Mask mask = randomMask(c.radius, c.dims, 5);
-    RunRequest req;
-    req.own = kernel;
-    req.kernel = std::string(kernel->info->name);
-    req.input = &input;
-    req.mask = &mask;
-    req.backend = Backend::Cpu;
+    RunRequest req = cpuRequest(kernel, input, mask);
     req.check = true;
     auto run = runKernel(req);
     ASSERT_TRUE(run) << run.error().message;
@@ -238,12 +245,7 @@ TEST(OwnKernel, TracesTheBlocksAskedForAndKnowsTheTiles) {
     ASSERT_TRUE(kernel);
     const Image input = randomImage(100, 90, 4);
     const Mask mask = randomMask(2, 2, 6);
-    RunRequest req;
-    req.own = kernel;
-    req.kernel = std::string(kernel->info->name);
-    req.input = &input;
-    req.mask = &mask;
-    req.backend = Backend::Cpu;
+    RunRequest req = cpuRequest(kernel, input, mask);
     req.trace = true;
     req.traceBlocks = {Dim3{2, 3, 0}};
     auto run = runKernel(req);
@@ -284,12 +286,7 @@ TEST(OwnKernel, AnAccessOutsideA2DArrayIsNamedAsWritten) {
     ASSERT_TRUE(k) << k.error().message;
     const Image input = randomImage(16, 16, 4);
     const Mask mask = randomMask(1, 2, 6);
-    RunRequest req;
-    req.own = *k;
-    req.kernel = std::string((*k)->info->name);
-    req.input = &input;
-    req.mask = &mask;
-    req.backend = Backend::Cpu;
+    RunRequest req = cpuRequest(*k, input, mask);
     auto plain = runKernel(req);
     ASSERT_TRUE(plain) << plain.error().message;
     // Thread (14,0) is the first to reach past the last column: its tap j = 2.
@@ -353,11 +350,7 @@ Printed runPrinting(const std::string& name, const std::string& text, Backend ba
     }
     const Image input = Image::signal(randomImage(100, 1, 2).data);
     const Mask mask = randomMask(1, 1, 3);
-    RunRequest req;
-    req.own = *kernel;
-    req.kernel = std::string((*kernel)->info->name);
-    req.input = &input;
-    req.mask = &mask;
+    RunRequest req = cpuRequest(*kernel, input, mask);
     req.backend = backend;
     req.timeLimitSeconds = 20;
     req.printout = &p.printout;
@@ -426,12 +419,7 @@ TEST(OwnPrintf, WhatACrashedOrStoppedKernelPrintedIsKept) {
     ASSERT_TRUE(kernel) << kernel.error().message;
     const Image input = Image::signal(randomImage(100, 1, 2).data);
     const Mask mask = randomMask(1, 1, 3);
-    RunRequest req;
-    req.own = *kernel;
-    req.kernel = std::string((*kernel)->info->name);
-    req.input = &input;
-    req.mask = &mask;
-    req.backend = Backend::Cpu;
+    RunRequest req = cpuRequest(*kernel, input, mask);
     req.timeLimitSeconds = 1;
     KernelPrintout printout;
     req.printout = &printout;
@@ -474,13 +462,8 @@ TEST(OwnKernelGpu, TracesEqualTheCpusEventForEvent) {
         const int dims = kernel->translation.dims;
         const Image input = dims == 1 ? Image::signal(randomImage(1000, 1, 9).data) : randomImage(64, 64, 9);
         const Mask mask = randomMask(2, dims, 11);
-        RunRequest req;
-        req.own = kernel;
-        req.kernel = std::string(kernel->info->name);
-        req.input = &input;
-        req.mask = &mask;
+        RunRequest req = cpuRequest(kernel, input, mask);
         req.trace = true;
-        req.backend = Backend::Cpu;
         auto cpu = runKernel(req);
         ASSERT_TRUE(cpu) << cpu.error().message;
         req.backend = Backend::Cuda;
@@ -524,13 +507,8 @@ TEST(OwnKernelGpu, AccessesOutsideA2DArrayAreRecordedAsOnTheCpu) {
     ASSERT_TRUE(kernel) << kernel.error().message;
     const Image input = randomImage(40, 24, 9);
     const Mask mask = randomMask(1, 2, 11);
-    RunRequest req;
-    req.own = *kernel;
-    req.kernel = std::string((*kernel)->info->name);
-    req.input = &input;
-    req.mask = &mask;
+    RunRequest req = cpuRequest(*kernel, input, mask);
     req.trace = true;
-    req.backend = Backend::Cpu;
     auto cpu = runKernel(req);
     ASSERT_TRUE(cpu) << cpu.error().message;
     req.backend = Backend::Cuda;
@@ -569,12 +547,7 @@ TEST(OwnSharedParts, EachSharedArrayNamesItsOwnElements) {
     ASSERT_TRUE(kernel);
     const Image input = Image::signal(randomImage(300, 1, 3).data);
     const Mask mask = randomMask(2, 1, 5);
-    RunRequest req;
-    req.own = kernel;
-    req.kernel = std::string(kernel->info->name);
-    req.input = &input;
-    req.mask = &mask;
-    req.backend = Backend::Cpu;
+    RunRequest req = cpuRequest(kernel, input, mask);
     req.check = true;
     auto run = runKernel(req);
     ASSERT_TRUE(run) << run.error().message;
@@ -614,12 +587,7 @@ TEST(OwnSharedParts, AThreeDimensionalArrayOfOnePlaneKeepsItsThreeSubscripts) {
     ASSERT_TRUE(kernel) << kernel.error().message;
     const Image input = Image::signal(randomImage(40, 1, 3).data);
     const Mask mask = randomMask(1, 1, 5);
-    RunRequest req;
-    req.own = *kernel;
-    req.kernel = std::string((*kernel)->info->name);
-    req.input = &input;
-    req.mask = &mask;
-    req.backend = Backend::Cpu;
+    RunRequest req = cpuRequest(*kernel, input, mask);
     req.check = true;
     auto run = runKernel(req);
     ASSERT_TRUE(run && run->trace) << (run ? "no trace" : run.error().message);

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <map>
 
+#include "io/csv_field.hpp"
 #include "io/npy.hpp"
 #include "io/whole_file.hpp"
 
@@ -114,18 +115,6 @@ std::string xmlEscape(const std::string& text) {
         }
     }
     return out;
-}
-
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
 }
 
 std::string caseInputFile(std::size_t index) {
@@ -283,14 +272,14 @@ std::string classCsv(const ClassRun& run) {
     const Spec& spec = *run.spec;
     std::string s = "student";
     for (const Case& c : spec.cases)
-        s += "," + csvField(c.name);
+        s += "," + io::csvField(c.name);
     s += ",score,max_score,status,message\r\n";
     for (const SubmissionResult& r : run.results) {
-        s += csvField(r.submission.student);
+        s += io::csvField(r.submission.student);
         for (const CaseResult& c : r.cases)
             s += "," + std::to_string(c.score);
-        s += "," + std::to_string(r.score) + "," + std::to_string(r.maxScore) + "," + csvField(r.status) + "," +
-             csvField(r.status == "graded" ? r.reason : r.message) + "\r\n";
+        s += "," + std::to_string(r.score) + "," + std::to_string(r.maxScore) + "," + io::csvField(r.status) + "," +
+             io::csvField(r.status == "graded" ? r.reason : r.message) + "\r\n";
     }
     return s;
 }

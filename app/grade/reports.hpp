@@ -57,8 +57,6 @@ std::string jsonText(const Json& j);
 // Text as XML character data or an attribute value: & < > " ' escaped, and
 // characters XML 1.0 cannot hold (controls other than tab and newlines) left out.
 std::string xmlEscape(const std::string& text);
-// One CSV field: quoted when it holds a comma, a quote or a line break.
-std::string csvField(const std::string& text);
 
 // "2026-11-26T23:00:00Z", now.
 std::string utcNow();

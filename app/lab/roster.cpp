@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 
+#include "io/csv_field.hpp"
 #include "io/whole_file.hpp"
 
 namespace tilescope::lab {
@@ -95,18 +96,6 @@ bool splitFields(std::string_view line, std::vector<std::string>& fields) {
             return true;
         ++i;  // the comma
     }
-}
-
-std::string csvQuoted(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + "\"";
 }
 
 }  // namespace
@@ -261,7 +250,7 @@ Status writeLinkFiles(const LinkFiles& files, const std::string& base, const std
                       const std::string& teacherToken) {
     std::string csv = "id,name,link\n";
     for (const StudentLink& s : students)
-        csv += csvQuoted(s.id) + "," + csvQuoted(s.name) + "," + base + "#token=" + s.token + "\n";
+        csv += io::csvField(s.id) + "," + io::csvField(s.name) + "," + base + "#token=" + s.token + "\n";
     if (Status w = writePrivateFile(files.students, csv); !w)
         return w;
     const std::string teacher = "The teacher's link (it reads every student's checks: keep it to yourself):\n" + base +
