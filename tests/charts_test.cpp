@@ -67,6 +67,24 @@ TEST(Charts, TheSeriesAreTheSweepsMeasuredFigures) {
     EXPECT_EQ(findLine(lines, "conv2d_tiled_cached", 2)->flopPerByte.x.size(), 3u);
 }
 
+// The floor `tilescope bench` reports: max(copy, multiply-adds at the peak), here on an H200's figures for a
+// 4096 x 4096 image (a copy of 64 MiB in 0.033 ms, 66908 GFLOP/s).
+TEST(Charts, EachMasksFloorIsTheLargerOfTheCopyAndTheMultiplyAdds) {
+    const double copy = 0.033, peak = 66908.0;
+    // 3x3: 2 x 9 x 4096^2 FLOP = 0.302 GFLOP, 0.00451 ms at the peak: the copy is the floor.
+    const ui::ChartFloor three = ui::chartFloor(1, 4096, copy, peak);
+    EXPECT_EQ(three.radius, 1);
+    EXPECT_DOUBLE_EQ(three.millis, copy);
+    EXPECT_FALSE(three.fmaBound);
+    // 9x9: 2 x 81 x 4096^2 FLOP = 2.718 GFLOP, 0.04062 ms at the peak: over the copy.
+    const ui::ChartFloor nine = ui::chartFloor(4, 4096, copy, peak);
+    EXPECT_NEAR(nine.millis, 2.0 * 81 * 4096.0 * 4096.0 / (peak * 1e9) * 1e3, 1e-12);
+    EXPECT_NEAR(nine.millis, 0.04062, 5e-5);
+    EXPECT_TRUE(nine.fmaBound);
+    // No peak known: the copy alone.
+    EXPECT_DOUBLE_EQ(ui::chartFloor(4, 4096, copy, 0.0).millis, copy);
+}
+
 TEST(Charts, WithoutTimesThereIsNoTimeSeries) {
     auto points = sweep(SweepRequest{{"conv2d_basic"}, {8, 16}, {1}});
     ASSERT_TRUE(points) << points.error().message;

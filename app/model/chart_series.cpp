@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "exec/backends.hpp"
+
 namespace tilescope::ui {
 
 std::vector<ChartLine> chartSeries(const std::vector<SweepPoint>& points,
@@ -40,6 +42,13 @@ std::vector<ChartLine> chartSeries(const std::vector<SweepPoint>& points,
     return lines;
 }
 
+ChartFloor chartFloor(int radius, int edge, double copyMs, double peakGflops) {
+    const int width = 2 * radius + 1;
+    const double flops = 2.0 * width * width * static_cast<double>(edge) * edge;
+    const double fmaMs = peakGflops > 0 ? flops / (peakGflops * 1e9) * 1e3 : 0.0;
+    return ChartFloor{radius, std::max(copyMs, fmaMs), fmaMs > copyMs};
+}
+
 SweepRequest chartRequest() {
     SweepRequest request;
     request.kernels = kChartKernels;
@@ -58,6 +67,17 @@ ChartData computeChartData() {
     const auto gpuMs = timeSweep(*points, kChartGpuEdge, kChartGpuEdge, &data.noGpuReason);
     data.gpuTimed = std::any_of(gpuMs.begin(), gpuMs.end(), [](const auto& t) { return t.has_value(); });
     data.lines = chartSeries(*points, gpuMs);
+    if (data.gpuTimed) {
+        // The floor's two parts, timed on the same GPU: a copy of the image and the device's FMA peak.
+        cuda::BenchOptions copyTiming;
+        copyTiming.millisPerCase = 50.0;
+        const auto device = cuda::benchDevice();
+        const auto copy =
+            cuda::benchCopy(static_cast<std::size_t>(kChartGpuEdge) * kChartGpuEdge * sizeof(float), copyTiming);
+        if (device && copy)
+            for (int r : kChartRadii)
+                data.floors.push_back(chartFloor(r, kChartGpuEdge, copy->medianMs, device->peakGflops()));
+    }
     return data;
 }
 

@@ -3,7 +3,8 @@
 // for each strategy and mask size, one line over the block edges of the
 // measured figures (FLOP per byte of global memory, Figure 7.14 of the 4th
 // edition; global loads per output) and, where the book gives one, its closed
-// form at the same points; and the GPU time of each point when a GPU timed it.
+// form at the same points; and the GPU time of each point when a GPU timed it,
+// with each mask's floor.
 #pragma once
 
 #include <optional>
@@ -43,10 +44,22 @@ struct ChartLine {
 std::vector<ChartLine> chartSeries(const std::vector<SweepPoint>& points,
                                    const std::vector<std::optional<double>>& gpuMs = {});
 
+// A mask's floor on the GPU that timed the points, as `tilescope bench`
+// reports it: the larger of a copy of the image's bytes (read once, written
+// once) and its multiply-adds at the FP32 FMA peak. No kernel of the chart can
+// take less.
+struct ChartFloor {
+    int radius = 0;
+    double millis = 0.0;
+    bool fmaBound = false;  // the multiply-adds' time is the larger
+};
+ChartFloor chartFloor(int radius, int edge, double copyMs, double peakGflops);
+
 // The sweep the panel asks for, and its result with the lines prepared.
 SweepRequest chartRequest();
 struct ChartData {
     std::vector<ChartLine> lines;
+    std::vector<ChartFloor> floors;  // one per radius, where the GPU timed the points and a copy
     bool gpuTimed = false;
     std::string noGpuReason;  // why there are no times
     std::string error;        // the sweep failed (empty: it did not)

@@ -100,6 +100,13 @@ std::pair<double, double> yRange(const ChartData& data, Quantity q, int radius) 
             take(line.gpuMs);
         }
     }
+    if (q == Quantity::GpuMs)  // the floor, under every time
+        for (const ChartFloor& f : data.floors)
+            if (f.radius == radius && f.millis > 0.0) {
+                low = any ? std::min(low, f.millis) : f.millis;
+                high = any ? std::max(high, f.millis) : f.millis;
+                any = true;
+            }
     return any ? std::pair{low, high} : std::pair{1.0, 10.0};
 }
 
@@ -271,6 +278,23 @@ void ChartsPanel::drawCharts(const ChartData& data) {
                                            line.kernel + ".b" + std::to_string(static_cast<int>(measured.x[i])),
                                        {at.x - markerSize, at.y - markerSize}, {at.x + markerSize, at.y + markerSize});
                     }
+                }
+            }
+            if (q == Quantity::GpuMs) {
+                for (const ChartFloor& f : data.floors) {
+                    if (f.radius != r)
+                        continue;
+                    // The floor across the whole chart, in the text's colour, with its bound in the legend.
+                    const double xs[] = {6.5, 40.0}, ys[] = {f.millis, f.millis};
+                    ImPlotSpec floorSpec;
+                    floorSpec.LineColor = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+                    floorSpec.LineWeight = lineWidth * 1.5f;
+                    const std::string floorLabel = f.fmaBound ? "floor: multiply-adds at the FMA peak"
+                                                              : "floor: a copy of the image";
+                    ImPlot::PlotLine(floorLabel.c_str(), xs, ys, 2, floorSpec);
+                    const ImVec2 left = ImPlot::PlotToPixels(6.5, f.millis), right = ImPlot::PlotToPixels(40.0, f.millis);
+                    m_probe.record("charts.floor.r" + std::to_string(r), {left.x, left.y - lineWidth},
+                                   {right.x, right.y + lineWidth}, floorLabel);
                 }
             }
             if (q != Quantity::GpuMs) {
