@@ -1300,6 +1300,37 @@ TEST_F(UiTest, ARaceIsMarkedInTheEditorAtBothOfItsLines) {
     EXPECT_NE(shot.text("editor.tooltip").find(lines), std::string::npos) << shot.text("editor.tooltip");
 }
 
+// The Editor in lecture-hall mode on a projector: the lecture's layout with
+// the Editor in the Source panel's place shows a screenful of code at
+// lecture size, no panel over another, and the view at the check's first
+// problem by itself (the page opens the same layout: tests/web/).
+TEST_F(UiTest, TheEditorInTheLectureLayoutShowsAScreenfulAtTheFirstProblem) {
+    const std::string text = racyKernel();
+    const fs::path file = dir() / "racy.cu";
+    writeFile(file, text);
+    const int first = std::min(lineOf(text, "N_ds[ty][tx] = N[row * width + col];"), lineOf(text, "Pvalue += Mc"));
+    const Screenshot shot = screenshotAt(
+        "1920x1080", "--lecture --kernel-file '" + file.string() + "' --input-size 32x32 --panels grid,result,editor",
+        "lecture-editor");
+    ASSERT_EQ(shot.exitCode, 0) << shot.errors;
+    EXPECT_GE(shot.count("editor.line."), 15);
+    EXPECT_TRUE(shot.has("editor.line." + std::to_string(first))) << "the first problem's line " << first;
+    std::vector<std::pair<std::string, Rect>> windows;
+    for (const json& item : shot.layout["items"])
+        if (item["name"] == "window" && item["text"].get<std::string>().rfind("##Tooltip", 0) != 0) {
+            const auto& v = item["rect"];
+            windows.emplace_back(item["text"],
+                                 Rect{v[0].get<float>(), v[1].get<float>(), v[2].get<float>(), v[3].get<float>()});
+        }
+    for (std::size_t i = 0; i < windows.size(); ++i)
+        for (std::size_t j = i + 1; j < windows.size(); ++j) {
+            const Rect &a = windows[i].second, &b = windows[j].second;
+            EXPECT_FALSE(std::min(a.x1, b.x1) - std::max(a.x0, b.x0) > 1.0f &&
+                         std::min(a.y1, b.y1) - std::max(a.y0, b.y0) > 1.0f)
+                << windows[i].first << " over " << windows[j].first;
+        }
+}
+
 // A click on a problem's mark selects it in the Problems panel, which steps
 // the views to it: the selected thread then stands on the race's line.
 TEST_F(UiTest, ClickingAMarkSelectsItsProblemAndStepsTheViews) {

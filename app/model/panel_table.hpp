@@ -202,6 +202,14 @@ public:
         const PanelInfo* p = findPanel(key);
         return p ? &(*this)[p->id] : nullptr;
     }
+    // The Editor opened, desktop and page alike: it takes the Source panel's
+    // place (it shows the same line) and the Device panel's share, since
+    // lines of code want the height.
+    void openEditor() {
+        (*this)[PanelId::Editor] = true;
+        (*this)[PanelId::Source] = false;
+        (*this)[PanelId::Device] = false;
+    }
     // Whether one of the step-through views is shown.
     bool stepThrough() const {
         for (const PanelInfo& p : kPanelTable)

@@ -118,6 +118,10 @@ Status App::open() {
     }
     if (m_options.panels)
         m_settings.panels = *m_options.panels;
+    // A lecture starts in the lecture's layout: places remembered from an
+    // everyday run (imgui.ini, the page's storage) would cover it.
+    if (m_settings.lecture)
+        m_layoutReset = true;
 
     gfx::WindowOptions windowOptions;
     windowOptions.width = m_options.width;

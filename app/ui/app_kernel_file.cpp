@@ -124,11 +124,7 @@ void App::showEditor() {
     PanelVisibility& panels = m_settings.panels;
     if (panels[PanelId::Editor] || m_options.panels)  // --panels: the command line chose
         return;
-    // The editor takes the source panel's place (it shows the same line),
-    // and the device panel's share: lines of code want the height.
-    panels[PanelId::Editor] = true;
-    panels[PanelId::Source] = false;
-    panels[PanelId::Device] = false;
+    panels.openEditor();
 }
 
 void App::requestOpenKernel() {

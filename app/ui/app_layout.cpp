@@ -34,10 +34,15 @@ App::Rect App::focusRect() const {
 bool App::lectureLayoutShown() const {
     if (!m_settings.lecture)
         return false;
-    // Only the lecture's panels (the help overlay places itself): another
-    // panel opened brings the everyday arrangement back, in lecture type.
+    // Only the lecture's panels (the help overlay places itself), or the
+    // Editor in the Source panel's place (PanelVisibility::openEditor): the
+    // teacher shows code at lecture size. Another panel opened brings the
+    // everyday arrangement back, in lecture type.
+    const PanelVisibility& shown = m_settings.panels;
+    if (shown[PanelId::Editor] && shown[PanelId::Source])
+        return false;
     for (const PanelInfo& p : kPanelTable)
-        if (m_settings.panels[p.id] && p.place != PanelPlace::Overlay &&
+        if (shown[p.id] && p.place != PanelPlace::Overlay && p.id != PanelId::Editor &&
             std::find(std::begin(kLecturePanels), std::end(kLecturePanels), p.id) == std::end(kLecturePanels))
             return false;
     return true;
@@ -49,9 +54,14 @@ App::Rect App::lecturePlace(PanelPlace place) const {
     // least kLectureImagePixels on a side (their captions above, the status
     // lines below), and the source under it. A panel closed gives its room
     // to the others.
+    //
+    // With the Editor (in the Source panel's place), the code takes the
+    // whole right column's height, a screenful of lines at lecture size, and
+    // the result goes under the grid, at the height its images need.
     const Rect room = focusRect();
     const PanelVisibility& shown = m_settings.panels;
-    const bool right = shown[PanelId::Result] || shown[PanelId::Source];
+    const bool editor = shown[PanelId::Editor];
+    const bool right = shown[PanelId::Result] || shown[PanelId::Source] || editor;
     const float gridW = !shown[PanelId::Grid] ? 0.0f : right ? std::round(room.w * 0.45f) : room.w;
     const float x = room.x + gridW, w = room.w - gridW;
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -65,6 +75,24 @@ App::Rect App::lecturePlace(PanelPlace place) const {
                           : !shown[PanelId::Source]
                               ? room.h
                               : std::min(std::max(resultNeeds, std::round(room.h * 0.45f)), room.h);
+    if (editor) {
+        // The left column: the grid over the result (the whole column for
+        // either alone); the editor right of them.
+        const float leftW = shown[PanelId::Grid] || shown[PanelId::Result] ? std::round(room.w * 0.45f) : 0.0f;
+        const float belowH = !shown[PanelId::Result] ? 0.0f
+                             : !shown[PanelId::Grid] ? room.h
+                                                     : std::min(resultNeeds, std::round(room.h * 0.5f));
+        switch (place) {
+            case PanelPlace::Grid:
+                return {room.x, room.y, std::max(leftW, 1.0f), std::max(room.h - belowH, 1.0f)};
+            case PanelPlace::RightTop:
+                return {room.x, room.y + room.h - belowH, std::max(leftW, 1.0f), std::max(belowH, 1.0f)};
+            case PanelPlace::Editor:
+                return {room.x + leftW, room.y, room.w - leftW, room.h};
+            default:
+                return {};
+        }
+    }
     switch (place) {
         case PanelPlace::Grid:
             return {room.x, room.y, std::max(gridW, 1.0f), room.h};
@@ -235,7 +263,7 @@ void App::placeNextWindow(const PanelInfo& panel) {
         return;
     // FirstUseEver for a window imgui.ini does not know yet (and for a reset,
     // Always): a place the user chose in an earlier run is kept.
-    const ImGuiCond condition = window ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    const ImGuiCond condition = window || m_layoutReset ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
     replace = false;
     ImGui::SetNextWindowPos({target.x, target.y}, condition);
     ImGui::SetNextWindowSize({target.w, target.h}, condition);

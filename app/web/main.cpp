@@ -70,41 +70,18 @@ EM_JS(char*, pageServer, (), {
     return text;
 });
 
-// POSTs `body` to `path` with the class's token (page.js keeps it); the
-// reply comes back through tilescope_served_reply with the same id.
-EM_JS(void, pagePost, (int id, const char* path, const char* body), {
-    const headers = {'Content-Type': 'application/json'};
-    if (Module.tilescopeToken) headers['Authorization'] = 'Bearer ' + Module.tilescopeToken;
-    const reply = (status, bytes) => {
-        const pointer = _malloc(Math.max(1, bytes.length));
-        HEAPU8.set(bytes, pointer);
-        Module.ccall('tilescope_served_reply', null, ['number', 'number', 'number', 'number'],
-                     [id, status, pointer, bytes.length]);
-        _free(pointer);
-    };
-    fetch(UTF8ToString(path), {method: 'POST', headers: headers, body: UTF8ToString(body)})
-        .then(async (response) => reply(response.status, new Uint8Array(await response.arrayBuffer())))
-        .catch(() => reply(0, new Uint8Array(0)));
-});
-
-std::map<int, std::function<void(ui::ServedReply)>> g_replies;
-int g_nextReply = 1;
-
-void post(const std::string& path, const std::string& body, std::function<void(ui::ServedReply)> done) {
-    const int id = g_nextReply++;
-    g_replies[id] = std::move(done);
-    // Relative to the page ("api/run"): a server behind a proxy's path prefix works too.
-    const std::string relative = !path.empty() && path.front() == '/' ? path.substr(1) : path;
-    pagePost(id, relative.c_str(), body.c_str());
-}
-
-// GETs `path` after `delay` seconds with the link's token (the teacher's
-// Class panel following the lab, model/live_class.hpp); the reply comes back
-// through tilescope_served_reply, as a POST's does.
-EM_JS(void, pageGet, (int id, const char* path, double delay), {
+// The page's one request to its server, with the class's token (page.js
+// keeps it): `method` to `path` (relative to the page, so a server behind a
+// proxy's path prefix works too), `body` for a POST, after `delay` seconds.
+// The reply comes back through tilescope_served_reply with the same id.
+EM_JS(void, pageFetch, (int id, const char* method, const char* path, const char* body, double delay), {
+    const options = {method: UTF8ToString(method), headers: {}, cache: 'no-store'};
+    if (Module.tilescopeToken) options.headers['Authorization'] = 'Bearer ' + Module.tilescopeToken;
+    if (options.method === 'POST') {
+        options.headers['Content-Type'] = 'application/json';
+        options.body = UTF8ToString(body);
+    }
     const url = UTF8ToString(path);
-    const headers = {};
-    if (Module.tilescopeToken) headers['Authorization'] = 'Bearer ' + Module.tilescopeToken;
     const reply = (status, bytes) => {
         const pointer = _malloc(Math.max(1, bytes.length));
         HEAPU8.set(bytes, pointer);
@@ -113,17 +90,31 @@ EM_JS(void, pageGet, (int id, const char* path, double delay), {
         _free(pointer);
     };
     setTimeout(() => {
-        fetch(url, {headers: headers, cache: 'no-store'})
+        fetch(url, options)
             .then(async (response) => reply(response.status, new Uint8Array(await response.arrayBuffer())))
             .catch(() => reply(0, new Uint8Array(0)));
     }, Math.max(0, delay * 1000));
 });
 
-void get(const std::string& path, double delay, std::function<void(ui::ServedReply)> done) {
+std::map<int, std::function<void(ui::ServedReply)>> g_replies;
+int g_nextReply = 1;
+
+void request(const char* method, const std::string& path, const std::string& body, double delay,
+             std::function<void(ui::ServedReply)> done) {
     const int id = g_nextReply++;
     g_replies[id] = std::move(done);
     const std::string relative = !path.empty() && path.front() == '/' ? path.substr(1) : path;
-    pageGet(id, relative.c_str(), delay);
+    pageFetch(id, method, relative.c_str(), body.c_str(), delay);
+}
+
+void post(const std::string& path, const std::string& body, std::function<void(ui::ServedReply)> done) {
+    request("POST", path, body, 0.0, std::move(done));
+}
+
+// A GET after `delay` seconds: the teacher's Class panel following the lab
+// (model/live_class.hpp).
+void get(const std::string& path, double delay, std::function<void(ui::ServedReply)> done) {
+    request("GET", path, {}, delay, std::move(done));
 }
 
 // ?open=FILE: a kernel file from the page's own folder (a teacher's link to
@@ -167,13 +158,20 @@ void applyParameters(ui::AppOptions& options) {
         panels[ui::PanelId::Charts] = true;
         options.panels = panels;
     }
-    // ?show=editor,problems: those panels open beside the usual ones.
+    // ?show=editor,problems: those panels open beside the mode's usual ones
+    // (the lecture's three with ?lecture=1); the Editor as the desktop opens
+    // it, in the Source panel's place, so that it has the height for code.
     if (const std::string show = parameter("show"); !show.empty()) {
-        ui::PanelVisibility panels = options.panels.value_or(ui::PanelVisibility());
+        const bool lecture = options.lecture.value_or(false);
+        ui::PanelVisibility panels =
+            options.panels.value_or(lecture ? ui::PanelVisibility::lecture() : ui::PanelVisibility());
         std::size_t from = 0;
         while (from <= show.size()) {
             const std::size_t comma = std::min(show.find(',', from), show.size());
-            if (bool* shown = panels.find(std::string_view(show).substr(from, comma - from)))
+            const std::string_view name = std::string_view(show).substr(from, comma - from);
+            if (name == "editor")
+                panels.openEditor();
+            else if (bool* shown = panels.find(name))
                 *shown = true;
             from = comma + 1;
         }
@@ -242,7 +240,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* tilescope_layout() {
     return json.c_str();
 }
 
-// The reply to pagePost's request `id`.
+// The reply to pageFetch's request `id`.
 extern "C" EMSCRIPTEN_KEEPALIVE void tilescope_served_reply(int id, int status, const char* bytes, int size) {
     using namespace tilescope::web;
     auto it = g_replies.find(id);

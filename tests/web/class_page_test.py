@@ -17,22 +17,21 @@ the teacher's link (?classnow=1: the projector's layout).
 Exits 0 when every check passes, 1 otherwise, 77 when no browser can be
 started or the program has no `serve`.
 """
-import argparse
 import os
 import re
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "serve"))
-from page_test import Browser, Failures, item, layout, missing_page_or_browser  # noqa: E402
+from page_test import Browser, Failures, item, layout  # noqa: E402
 import lab_class  # noqa: E402
+import served_page  # noqa: E402
+from served_page import wait_for  # noqa: E402
 
 
 def drawn_check(lay):
@@ -42,17 +41,6 @@ def drawn_check(lay):
         return -1
     match = re.search(r"\(check (\d+)\)", status.get("text") or "")
     return int(match.group(1)) if match else 0
-
-
-def wait_for(browser, what, predicate, timeout=120):
-    deadline = time.time() + timeout
-    lay = {}
-    while time.time() < deadline:
-        lay = layout(browser)
-        if predicate(lay):
-            return lay
-        time.sleep(0.1)
-    raise RuntimeError(f"{what}: not within {timeout} s")
 
 
 def click(browser, rect):
@@ -65,24 +53,14 @@ def click(browser, rect):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tilescope", required=True)
-    parser.add_argument("--web", default=os.path.join(lab_class.ROOT, "build-web", "web"))
-    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
-    parser.add_argument("--screenshot", help="save the page's class now here (PNG)")
+    parser = served_page.arguments(__doc__.split("\n")[0], "save the page's class now here (PNG)")
     parser.add_argument("--seconds", type=float, default=40.0)
     args = parser.parse_args()
-    missing = missing_page_or_browser(args)
+    missing = served_page.missing_page_browser_or_serve(args, "--roster")
     if missing is not None:
         return missing
-    probe = subprocess.run([args.tilescope, "serve", "--help"], capture_output=True, text=True)
-    if "--roster" not in probe.stdout:
-        print("SKIPPED: this tilescope has no serve (built without cpp-httplib)")
-        return 77
 
-    scratch = tempfile.mkdtemp(prefix="tilescope-class-page-")
-    web = os.path.join(scratch, "web")
-    shutil.copytree(args.web, web)
+    scratch, web = served_page.scratch_page(args.web, "tilescope-class-page-")
     students, names = lab_class.write_roster(scratch, 30)
     failures = Failures()
     server = lab_class.LabServer(args.tilescope, scratch, web=web)
@@ -174,10 +152,7 @@ def main():
     except Exception as error:  # noqa: BLE001
         failures.check(False, f"{type(error).__name__}: {error}")
     finally:
-        if browser:
-            if failures.messages and browser.console:
-                print("the page's console:\n  " + "\n  ".join(browser.console[-30:]))
-            browser.close()
+        served_page.close_browser(browser, failures)
         code = server.stop()
         failures.check(code == 0, f"the server ends with 0 on SIGTERM, not {code}")
         if failures.messages:

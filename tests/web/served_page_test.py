@@ -14,14 +14,15 @@ what a student sees:
   there from the book);
 - the tiled kernel without its __syncthreads() shows its race in the
   Problems panel;
-- the kernel open last comes back after a reload (the browser's storage).
+- the kernel open last comes back after a reload (the browser's storage);
+- in the lecture layout at 1920x1080 the Editor shows a screenful of the racy
+  kernel, no panel over another, at its first problem by itself.
 
   tests/web/served_page_test.py --tilescope build/app/tilescope [--web build-web/web] [--chromium chromium]
 
 Exits 0 when every check passes, 1 otherwise, 77 when no browser can be
 started or the program has no `serve` (built without cpp-httplib).
 """
-import argparse
 import os
 import re
 import shutil
@@ -33,14 +34,17 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from page_test import (HEIGHT, WIDTH, Browser, Failures, check_clipboard, check_corner_block,  # noqa: E402
-                       check_threads, item, layout, missing_page_or_browser, step_info, step_into_computing)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                       check_threads, item, layout, step_info, step_into_computing)
+import served_page  # noqa: E402
+from served_page import ROOT  # noqa: E402
 OWN = os.path.join(ROOT, "tests", "own")
 GOOD = os.path.join(OWN, "good", "conv2d_tiled_student.cu")
 BROKEN = os.path.join(OWN, "broken", "syntax_missing_semicolon.cu")
 RACY = os.path.join(OWN, "broken", "missing_syncthreads.cu")
 TOKEN = "served-page-test-token"
+# A projector's screen, and the lines of code the Editor shows on it at the least.
+LECTURE_WIDTH, LECTURE_HEIGHT = 1920, 1080
+LECTURE_EDITOR_LINES = 15
 
 
 def free_port():
@@ -62,15 +66,69 @@ def expected_line(path):
 
 def wait_for(browser, what, predicate, timeout=180):
     """Polls the page's layout until predicate(layout) holds; returns that layout."""
-    deadline = time.time() + timeout
-    lay = {}
-    while time.time() < deadline:
+    def shown(lay):
+        items = {e["name"]: e.get("text") for e in lay.get("items", []) if e["name"].startswith(("editor.", "problems."))}
+        return f"the editor and problems showed {items}"
+    return served_page.wait_for(browser, what, predicate, timeout, shown)
+
+
+def race_lines(path):
+    """The lines of the race the file's expect-output header names ("lines 32 -> 46")."""
+    with open(path) as f:
+        for line in f:
+            match = re.search(r"// expect-output: shared race .* lines (\d+) -> (\d+)", line)
+            if match:
+                return int(match.group(1)), int(match.group(2))
+    raise RuntimeError(f"{path} names no race in its expect-output header")
+
+
+def overlapping_windows(lay):
+    """Pairs of top-level windows (panels, legend, menu bar) that cover each other by more than a pixel."""
+    windows = [(e["text"], e["rect"]) for e in lay.get("items", [])
+               if e["name"] == "window" and not e["text"].startswith(("##Tooltip", "##Popup"))]
+    pairs = []
+    for i, (a, ra) in enumerate(windows):
+        for b, rb in windows[i + 1:]:
+            if min(ra[2], rb[2]) - max(ra[0], rb[0]) > 1 and min(ra[3], rb[3]) - max(ra[1], rb[1]) > 1:
+                pairs.append((a, b))
+    return pairs
+
+
+def visible_lines(lay):
+    return sorted(int(e["name"].split(".")[-1]) for e in lay.get("items", []) if e["name"].startswith("editor.line."))
+
+
+def check_lecture_editor(browser, failures, base, screenshot):
+    """The Editor in the page's lecture layout at 1920x1080, as a teacher
+    projects it: a screenful of the racy kernel at lecture size, no panel
+    over another, and the view at the check's first problem by itself."""
+    browser.call("Emulation.setDeviceMetricsOverride", width=LECTURE_WIDTH, height=LECTURE_HEIGHT,
+                 deviceScaleFactor=1, mobile=False)
+    try:
+        first = min(race_lines(RACY))
+        browser.call("Page.navigate", url=f"{base}&lecture=1&open={os.path.basename(RACY)}")
+        lay = wait_for(browser, "the race marked in the lecture layout's Editor",
+                       lambda l: l.get("settled") and any(e["name"].startswith("editor.marker.")
+                                                          for e in l.get("items", [])))
+        time.sleep(1.0)  # a scroll asked for lands a frame or two later
         lay = layout(browser)
-        if predicate(lay):
-            return lay
-        time.sleep(0.1)
-    shown = {e["name"]: e.get("text") for e in lay.get("items", []) if e["name"].startswith(("editor.", "problems."))}
-    raise RuntimeError(f"{what}: not within {timeout} s (the editor and problems showed {shown})")
+        lines = visible_lines(lay)
+        failures.check(len(lines) >= LECTURE_EDITOR_LINES,
+                       f"the lecture layout's Editor shows {len(lines)} lines, at least {LECTURE_EDITOR_LINES}")
+        failures.check(first in lines, f"the Editor went to the first problem's line {first} by itself "
+                                       f"(it shows lines {lines[:1]}..{lines[-1:]})")
+        failures.check(not overlapping_windows(lay), f"no panel over another ({overlapping_windows(lay)})")
+        windows = {e["text"]: e["rect"] for e in lay.get("items", []) if e["name"] == "window"}
+        editor = next((r for name, r in windows.items() if name.startswith("Editor")), None)
+        failures.check(editor is not None and editor[2] <= LECTURE_WIDTH + 1 and editor[3] <= LECTURE_HEIGHT + 1,
+                       f"the Editor inside the page ({editor})")
+        print(f"lecture layout: the Editor shows lines {lines[:1]}..{lines[-1:]} ({len(lines)}), "
+              f"the first problem at line {first}", flush=True)
+        if screenshot:
+            browser.screenshot().save(screenshot)
+    finally:
+        browser.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=HEIGHT, deviceScaleFactor=1,
+                     mobile=False)
 
 
 def text_of(lay, name):
@@ -79,10 +137,12 @@ def text_of(lay, name):
 
 
 def start_server(tilescope, web, port):
+    # In a folder of its own: the lab's database and the compiled kernels go beside it, not into the checkout.
+    folder = tempfile.mkdtemp(prefix="tilescope-served-page-")
     process = subprocess.Popen(
-        [tilescope, "serve", "--host", "127.0.0.1", "--port", str(port), "--token", TOKEN, "--web", web,
-         "--sandbox", "auto", "--burst", "200", "--rate", "600", "--workers", "2"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [os.path.abspath(tilescope), "serve", "--host", "127.0.0.1", "--port", str(port), "--token", TOKEN, "--web",
+         os.path.abspath(web), "--sandbox", "auto", "--burst", "200", "--rate", "600", "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=folder)
     deadline = time.time() + 30
     while time.time() < deadline:
         if process.poll() is not None:
@@ -96,24 +156,15 @@ def start_server(tilescope, web, port):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tilescope", required=True)
-    parser.add_argument("--web", default=os.path.join(ROOT, "build-web", "web"))
-    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
-    parser.add_argument("--screenshot", help="save the stepped-through kernel's screenshot here (PNG)")
+    parser = served_page.arguments(__doc__.split("\n")[0], "save the stepped-through kernel's screenshot here (PNG)")
+    parser.add_argument("--lecture-screenshot", help="save the Editor in the lecture layout here (PNG)")
     args = parser.parse_args()
-    missing = missing_page_or_browser(args)
+    missing = served_page.missing_page_browser_or_serve(args, "--token")
     if missing is not None:
         return missing
-    probe = subprocess.run([args.tilescope, "serve", "--help"], capture_output=True, text=True)
-    if "--token" not in probe.stdout:
-        print("SKIPPED: this tilescope has no serve (built without cpp-httplib)")
-        return 77
 
     # The page and the teacher's exercise files in one folder, as served.
-    scratch = tempfile.mkdtemp(prefix="tilescope-served-page-")
-    web = os.path.join(scratch, "web")
-    shutil.copytree(args.web, web)
+    scratch, web = served_page.scratch_page(args.web, "tilescope-served-page-")
     for path in (GOOD, BROKEN, RACY):
         shutil.copy(path, web)
     port = free_port()
@@ -186,15 +237,16 @@ def main():
         lay = wait_for(browser, "the kernel open last, after a reload",
                        lambda l: text_of(l, "editor.file").endswith(os.path.basename(RACY)), timeout=60)
         print(f"after a reload the Editor has {text_of(lay, 'editor.file')}", flush=True)
+
+        # The Editor in the lecture layout, on a projector's screen.
+        check_lecture_editor(browser, failures, f"http://127.0.0.1:{port}/index.html?probe=1&select=0,0&show=editor",
+                             args.lecture_screenshot)
     except SystemExit:
         pass
     except Exception as error:
         failures.check(False, f"{type(error).__name__}: {error}")
     finally:
-        if browser:
-            if failures.messages and browser.console:
-                print("the page's console:\n  " + "\n  ".join(browser.console[-30:]))
-            browser.close()
+        served_page.close_browser(browser, failures)
         server.terminate()
         try:
             log, _ = server.communicate(timeout=10)
