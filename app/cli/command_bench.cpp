@@ -205,7 +205,7 @@ std::string csvTable(const std::vector<Row>& rows, const cuda::BenchDevice& d) {
             line, sizeof line,
             "\"%s\",%s,%d,%d,%d,%d,%d,%u,%u,%u,%u,%.5f,%.5f,%.5f,%d,%d,%.0f,%.1f,%.5f,%.2f,%.0f,%.1f,%.1f,%.2f,"
             "%d,%.3g,%d,%.5f,%s,%.2f,%d,%d,\"%s\"\n",
-            d.name.c_str(), k ? std::string(r.kernel->name).c_str() : "cudaMemcpy_d2d",
+            csvText(d.name).c_str(), k ? std::string(r.kernel->name).c_str() : "cudaMemcpy_d2d",
             k ? r.kernel->dims : (r.size.twoD ? 2 : 1), r.size.width, r.size.height, k ? r.plan.maskWidth : 0,
             k ? r.plan.radius : 0, k ? r.plan.block.x : 0, k ? r.plan.block.y : 0, k ? r.plan.grid.x : 0,
             k ? r.plan.grid.y : 0, r.t.medianMs, r.t.minMs, r.t.maxMs, r.t.repeats, r.t.buffers, r.bytes, v.gbps,

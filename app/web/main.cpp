@@ -79,6 +79,10 @@ EM_JS(void, pageFetch, (int id, const char* method, const char* path, const char
     if (Module.tilescopeToken) options.headers['Authorization'] = 'Bearer ' + Module.tilescopeToken;
     if (options.method === 'POST') {
         options.headers['Content-Type'] = 'application/json';
+        // One key a request: behind nginx, a request re-sent to another server after the first died mid-answer
+        // carries the same key, and the lab records the check once (docs/serve.md).
+        options.headers['Idempotency-Key'] =
+            'page-' + Date.now().toString(36) + '-' + Math.random().toString(36).slice(2, 12) + '-' + id;
         options.body = UTF8ToString(body);
     }
     const url = UTF8ToString(path);

@@ -27,6 +27,7 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -136,12 +137,18 @@ def text_of(lay, name):
     return entry["text"] if entry else ""
 
 
+LAB_DB = ""  # the server's record of the lab, in its own folder
+
+
 def start_server(tilescope, web, port):
     # In a folder of its own: the lab's database and the compiled kernels go beside it, not into the checkout.
     folder = tempfile.mkdtemp(prefix="tilescope-served-page-")
+    global LAB_DB
+    LAB_DB = os.path.join(folder, "lab.sqlite")
     process = subprocess.Popen(
         [os.path.abspath(tilescope), "serve", "--host", "127.0.0.1", "--port", str(port), "--token", TOKEN, "--web",
-         os.path.abspath(web), "--sandbox", "auto", "--burst", "200", "--rate", "600", "--workers", "2"],
+         os.path.abspath(web), "--sandbox", "auto", "--burst", "200", "--rate", "600", "--workers", "2",
+         "--db", LAB_DB],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=folder)
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -253,9 +260,21 @@ def main():
         except subprocess.TimeoutExpired:
             server.kill()
             log, _ = server.communicate()
+        # Every request the page sent carries a key of its own (app/web/main.cpp), so that one passed on by
+        # nginx to another server is recorded once.
+        try:
+            with sqlite3.connect(LAB_DB) as db:
+                keys = [row[0] for row in db.execute("SELECT request_key FROM checks")]
+            failures.check(len(keys) >= 3 and all((k or "").startswith("page-") for k in keys) and
+                           len(set(keys)) == len(keys),
+                           f"each of the page's {len(keys)} recorded requests has its own key ({keys[:3]})")
+        except sqlite3.Error as error:
+            failures.check(False, f"the lab's record could not be read: {error}")
         if failures.messages:
             print("the server's log:\n  " + "\n  ".join((log or "").splitlines()[-30:]))
         shutil.rmtree(scratch, ignore_errors=True)
+        if LAB_DB:
+            shutil.rmtree(os.path.dirname(LAB_DB), ignore_errors=True)
     return failures.finish("served page test")
 
 
