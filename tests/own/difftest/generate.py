@@ -2146,6 +2146,16 @@ class Generator:
                 e = self.gen_float(ctx, 2)
                 if e.elem:
                     return False
+                if is_int(e.ty):
+                    # A float expression may be an integer (a bool parameter, an int):
+                    # auto then deduces that type, and the copy is an integer local
+                    # (-- on a bool is not C++).
+                    if e.ty == "bool":
+                        return False
+                    lo, hi = e.rng_in(e.ty)
+                    self.line(out, indent, "auto %s = %s;" % (name, e.text))
+                    self.declare(Var(name, e.ty, lo, hi, tags=e.tags & {"fixed-int"}))
+                    return True
                 self.line(out, indent, "auto %s = %s;" % (name, e.text))
                 self.declare(Var(name, e.ty, mag=e.mag, kind="float"))
                 return True
