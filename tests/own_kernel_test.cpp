@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "api/runner.hpp"
@@ -81,7 +83,7 @@ TEST(OwnTranslate, KeepsEveryLineAndRewritesOnlyWhatItMust) {
     ASSERT_NE(end, std::string::npos);
     EXPECT_EQ(std::count(cpu.begin() + static_cast<long>(start), cpu.begin() + static_cast<long>(end), '\n'),
               std::count(text.begin(), text.end(), '\n'));
-    EXPECT_NE(cpu.find("SharedArray2D<float> N_ds(tsSharedAt(0, 256), 16, 16)"), std::string::npos);
+    EXPECT_NE(cpu.find("SharedArray2D<float> N_ds(tsSharedAt(0, 256, 0), 16, 16)"), std::string::npos);
     EXPECT_NE(cpu.find("__constant__ ConstantArray<float[15][15]> Mc"), std::string::npos);
     EXPECT_NE(cpu.find("Global<const float> N"), std::string::npos);
     EXPECT_NE(cpu.find("tsAddTo(Pvalue, "), std::string::npos);
@@ -497,16 +499,14 @@ TEST(OwnKernelGpu, TracesEqualTheCpusEventForEvent) {
 }
 
 // On a GPU: the accesses outside a 2D shared array are recorded with their
-// subscripts as written, as on the CPU, event for event, and the run's own
-// words name them so too; the plain kernel, which would make them, is not run.
-TEST(OwnKernelGpu, AccessesOutsideA2DArrayAreRecordedAsOnTheCpu) {
-    std::string reason;
-    if (!gpuAvailable(&reason)) GTEST_SKIP() << "no GPU: " << reason;
-    auto kernel =
-        own::compileKernelFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/broken/shared_2d_past_its_edge.cu");
+// subscripts as written (and, of several arrays, the one they went
+// through), as on the CPU, event for event, and the run's own words name them
+// so too; the plain kernel, which would make them, is not run.
+void expectOutsideAsOnTheCpu(const std::string& file, int radius, const std::string& array, const std::string& extent) {
+    auto kernel = own::compileKernelFile(std::string(TILESCOPE_SOURCE_DIR) + "/tests/own/broken/" + file);
     ASSERT_TRUE(kernel) << kernel.error().message;
     const Image input = randomImage(40, 24, 9);
-    const Mask mask = randomMask(1, 2, 11);
+    const Mask mask = randomMask(radius, 2, 11);
     RunRequest req = cpuRequest(*kernel, input, mask);
     req.trace = true;
     auto cpu = runKernel(req);
@@ -518,8 +518,9 @@ TEST(OwnKernelGpu, AccessesOutsideA2DArrayAreRecordedAsOnTheCpu) {
     EXPECT_FALSE(gpu->plainSkipped.empty());
     EXPECT_EQ(gpu->faults.outside, cpu->faults.outside);
     for (const std::string& words : {cpu->faults.firstOutside, gpu->faults.firstOutside}) {
-        EXPECT_NE(words.find(": N_ds["), std::string::npos) << words;
-        EXPECT_TRUE(words.find(" of 16 columns") != std::string::npos || words.find(" of 16 rows") != std::string::npos)
+        EXPECT_NE(words.find(": " + array + "["), std::string::npos) << words;
+        EXPECT_TRUE(words.find(" of " + extent + " columns") != std::string::npos ||
+                    words.find(" of " + extent + " rows") != std::string::npos)
             << words;
     }
     ASSERT_EQ(cpu->trace->blocks.size(), gpu->trace->blocks.size());
@@ -538,6 +539,12 @@ TEST(OwnKernelGpu, AccessesOutsideA2DArrayAreRecordedAsOnTheCpu) {
     EXPECT_GT(subscripted, 0u);
 }
 
+TEST(OwnKernelGpu, AccessesOutsideA2DArrayAreRecordedAsOnTheCpu) {
+    std::string reason;
+    if (!gpuAvailable(&reason)) GTEST_SKIP() << "no GPU: " << reason;
+    expectOutsideAsOnTheCpu("shared_2d_past_its_edge.cu", 1, "N_ds", "16");
+    expectOutsideAsOnTheCpu("mask_in_shared_one_column_too_many.cu", 2, "M_s", "5");
+}
 
 // Several shared arrays are one array of the trace (the block's shared
 // memory), each a part of it at its offset: an element is named by the array
@@ -567,6 +574,81 @@ TEST(OwnSharedParts, EachSharedArrayNamesItsOwnElements) {
     ASSERT_TRUE(back) << back.error().message;
     ASSERT_EQ(back->arrays[kArrayShared].parts.size(), 2u);
     EXPECT_EQ(elementName(*back, kArrayShared, 83), "inside[3]");
+}
+
+// An access outside one of several 2D shared arrays is recorded with the
+// array it went through (its part), whatever their order of declaration
+// (the extern array, declared first, lies after the others): the problem,
+// its group, the step's words and the run's own words name that array, with
+// its own rows and columns, and a trace file keeps it.
+TEST(OwnSharedParts, AnAccessOutsideOneOfSeveral2DArraysIsNamedByIt) {
+    const std::string text =
+        "#define T 8\n"
+        "__global__ void k(const float* N, const float* M, float* P, int r, int width, int height) {\n"
+        "    extern __shared__ float extra[];\n"
+        "    __shared__ float a[T][T];\n"
+        "    __shared__ float b[2][T + 1];\n"
+        "    int tx = threadIdx.x, ty = threadIdx.y;\n"
+        "    int col = blockIdx.x * T + tx, row = blockIdx.y * T + ty;\n"
+        "    float v = (row < height && col < width) ? N[row * width + col] : 0.0f;\n"
+        "    a[ty][tx] = v;\n"
+        "    if (ty < 2) b[ty][tx] = v;\n"
+        "    __syncthreads();\n"
+        "    float s = a[ty][tx];\n"
+        "    if (ty == 1) s += b[ty + 1][tx];\n"
+        "    if (ty == 2) s += a[ty][tx + 1];\n"
+        "    if (row < height && col < width) P[row * width + col] = s;\n"
+        "}\n"
+        "void launch(const float* N, const float* M, float* P, int r, int width, int height) {\n"
+        "    k<<<dim3((width + T - 1) / T, (height + T - 1) / T), dim3(T, T), 16 * sizeof(float)>>>(N, M, P, r, width, height);\n"
+        "}\n";
+    own::CompileOptions options;
+    options.sandbox = own::SandboxMode::Off;
+    auto kernel = own::compileKernelText("parts_2d.cu", text, options);
+    ASSERT_TRUE(kernel) << kernel.error().message;
+    const Image input = randomImage(8, 8, 3);
+    const Mask mask = randomMask(1, 2, 5);
+    RunRequest req = cpuRequest(*kernel, input, mask);
+    req.check = true;
+    auto run = runKernel(req);
+    ASSERT_TRUE(run && run->trace && run->problems) << (run ? "no trace" : run.error().message);
+    const Trace& t = *run->trace;
+    const auto& parts = t.arrays[kArrayShared].parts;
+    ASSERT_EQ(parts.size(), 3u);
+    EXPECT_EQ(parts[0].name, "a");
+    EXPECT_EQ(parts[1].name, "b");
+    EXPECT_EQ(parts[2].name, "extra");
+    EXPECT_EQ(parts[2].offset, 64 + 18);
+
+    // b[2][tx] of 2 rows: 8 loads (flattened, b[2][0] is extra's first slot);
+    // a[2][8] of 8 columns: one (thread (7,2); a[2][8] flattens to a[3][0]).
+    std::map<std::string, std::uint64_t> groups;
+    for (const ProblemGroup& g : run->problems->groups)
+        if (g.kind == ProblemKind::OutOfBounds) groups[groupArrayName(t, g)] += g.count;
+    EXPECT_EQ(groups, (std::map<std::string, std::uint64_t>{{"a", 1}, {"b", 8}}));
+    std::set<std::string> words;
+    for (const ProblemReport& p : run->problems->items)
+        if (p.kind == ProblemKind::OutOfBounds) {
+            EXPECT_EQ(problemPart(t, p), p.subscripts.part);
+            const std::string line = problemLine(t, p);
+            words.insert(line.substr(line.find("load of "), line.find(", step") - line.find("load of ")));
+        }
+    EXPECT_TRUE(words.count("load of a[2][8]: column 8 of 8 columns, line 14")) << ::testing::PrintToString(words);
+    EXPECT_TRUE(words.count("load of b[2][0]: row 2 of 2 rows, line 13")) << ::testing::PrintToString(words);
+    EXPECT_NE(run->faults.firstOutside.find(": b[2][0]: row 2 of 2 rows"), std::string::npos)
+        << run->faults.firstOutside;
+
+    // A trace file keeps the part: read back, the same words.
+    auto back = traceFromJson(traceToJson(t), (*kernel)->info);
+    ASSERT_TRUE(back) << back.error().message;
+    const ProblemSet again = detectProblems(*back);
+    std::set<std::string> wordsBack;
+    for (const ProblemReport& p : again.items)
+        if (p.kind == ProblemKind::OutOfBounds) {
+            const std::string line = problemLine(*back, p);
+            wordsBack.insert(line.substr(line.find("load of "), line.find(", step") - line.find("load of ")));
+        }
+    EXPECT_EQ(wordsBack, words);
 }
 
 // A 3D shared array of one plane is named by plane, row and column, as it is written.

@@ -214,16 +214,22 @@ TEST(Problems, AnAccessOutsideA2DArrayIsNamedAsWritten) {
 // The subscripts come back as written, and no index of a one-dimensional
 // access outside its array (short of -2^30) reads as subscripts.
 TEST(Problems, SubscriptsRecordedInAnEventComeBackAsWritten) {
-    for (int row : {-kSubscriptBias, -1, 0, 1, 4, 12287, kSubscriptBias - 1})
-        for (int col : {-kSubscriptBias, -3, 0, 16, 12287, kSubscriptBias - 1}) {
-            ASSERT_TRUE(subscriptsFit(row, col));
-            const std::int32_t index = subscriptIndex(row, col);
-            EXPECT_TRUE(isSubscriptIndex(index));
-            EXPECT_EQ(subscriptRow(index), row);
-            EXPECT_EQ(subscriptCol(index), col);
-        }
+    for (int part : {0, 1, 7, kSubscriptParts - 1})
+        for (int row : {-kSubscriptBias, -1, 0, 1, 4, 3071, kSubscriptBias - 1})
+            for (int col : {-kSubscriptBias, -3, 0, 16, 3071, kSubscriptBias - 1}) {
+                ASSERT_TRUE(subscriptsFit(row, col, part));
+                const std::int32_t index = subscriptIndex(row, col, part);
+                EXPECT_TRUE(isSubscriptIndex(index));
+                EXPECT_EQ(subscriptRow(index), row);
+                EXPECT_EQ(subscriptCol(index), col);
+                EXPECT_EQ(subscriptPart(index), part);
+            }
     EXPECT_FALSE(subscriptsFit(kSubscriptBias, 0));
     EXPECT_FALSE(subscriptsFit(0, -kSubscriptBias - 1));
+    EXPECT_FALSE(subscriptsFit(0, 0, kSubscriptParts));
+    EXPECT_FALSE(subscriptsFit(0, 0, -1));
+    // The last part's last record is the last index of the range.
+    EXPECT_EQ(subscriptIndex(kSubscriptBias - 1, kSubscriptBias - 1, kSubscriptParts - 1), -(1 << 30) - 1);
     for (std::int32_t index : {-1, -1000000, -(1 << 30), 0, 8, std::numeric_limits<std::int32_t>::max()})
         EXPECT_FALSE(isSubscriptIndex(index)) << index;
 }

@@ -1087,6 +1087,50 @@ TEST(TraceFiles, AccessesOutsideAnArrayTravelInAFile) {
     EXPECT_FALSE(validateTrace(t).ok());
 }
 
+// Version 1 recorded an access outside a 2D array with its subscripts in 15
+// bits each and no part; such a file is still read, its subscripts as
+// written, in both formats.
+TEST(TraceFiles, AVersion1FilesSubscriptsAreReadAsWritten) {
+    TracedRun run = traced("conv2d_tiled_in", image(20, 20), mask2D(3), 8);
+    ASSERT_TRUE(run.ok) << run.error;
+    Trace t = run.trace();
+    const auto version1 = [](int row, int col) {
+        return static_cast<std::int32_t>(kSubscripted + (row + (1 << 14)) * (1 << 15) + (col + (1 << 14)));
+    };
+    const std::vector<std::pair<int, int>> written = {{1, 14}, {-1, 3}, {9000, -10000}};
+    std::size_t changed = 0;
+    for (Event& e : t.blocks[0].events)
+        if (e.op == Op::Load && e.array == kArrayShared && changed < written.size()) {
+            e.op = Op::LoadOutside;
+            e.index = version1(written[changed].first, written[changed].second);
+            ++changed;
+        }
+    ASSERT_EQ(changed, written.size());
+    const auto toVersion1 = [](std::string text, std::size_t from) {
+        for (const std::string key : {"\"version\":2", "\"version\": 2"})
+            if (const std::size_t at = text.find(key, from); at != std::string::npos) text[at + key.size() - 1] = '1';
+        return text;
+    };
+    std::string binary = toVersion1(encodeBinary(t), 16);
+    binary[8] = 1;
+    auto fromBinary = decodeBinary(binary);
+    ASSERT_TRUE(fromBinary.ok()) << fromBinary.error().message;
+    auto fromJson = traceFromJson(toVersion1(traceToJson(t), 0));
+    ASSERT_TRUE(fromJson.ok()) << fromJson.error().message;
+    for (const Trace* back : {&*fromBinary, &*fromJson}) {
+        std::vector<std::pair<int, int>> read;
+        for (const Event& e : back->blocks[0].events)
+            if (e.op == Op::LoadOutside) {
+                ASSERT_TRUE(isSubscriptIndex(e.index));
+                EXPECT_EQ(subscriptPart(e.index), 0);
+                read.emplace_back(subscriptRow(e.index), subscriptCol(e.index));
+            }
+        // The last is past version 2's range: held at its nearest, on the same side.
+        EXPECT_EQ(read, (std::vector<std::pair<int, int>>{
+                            {1, 14}, {-1, 3}, {kSubscriptBias - 1, -kSubscriptBias}}));
+    }
+}
+
 TEST(TraceFiles, DamagedFilesAreRefusedWithAReason) {
     ScratchDir dir;
     TracedRun run = traced("conv2d_tiled_in", image(20, 20), mask2D(3), 8);

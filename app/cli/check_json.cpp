@@ -65,7 +65,7 @@ Json checkJson(const Loaded& loaded, const RunResult& result) {
     for (const ProblemGroup& g : problems.groups)
         groups.push_back({{"kind", problemKindKey(g.kind)},
                           {"order", hazardOrderName(g.order)},
-                          {"array", g.array < kArrayCount ? Json(t.arrays[g.array].name) : Json(nullptr)},
+                          {"array", g.array < kArrayCount ? Json(groupArrayName(t, g)) : Json(nullptr)},
                           {"first_line", g.firstLine},
                           {"second_line", g.secondLine},
                           {"count", g.count}});
@@ -74,7 +74,7 @@ Json checkJson(const Loaded& loaded, const RunResult& result) {
     for (const ProblemReport& p : problems.items) {
         Json item{{"kind", problemKindKey(p.kind)},
                   {"order", hazardOrderName(p.order)},
-                  {"array", p.array < kArrayCount ? Json(t.arrays[p.array].name) : Json(nullptr)},
+                  {"array", p.array < kArrayCount ? Json(arrayName(t, p.array, problemPart(t, p))) : Json(nullptr)},
                   {"space", p.array < kArrayCount ? Json(spaceText(t.arrays[p.array].space)) : Json(nullptr)},
                   {"index", p.index},
                   {"element", p.array < kArrayCount ? Json(elementName(t, p.array, p.index)) : Json(nullptr)},
@@ -88,7 +88,7 @@ Json checkJson(const Loaded& loaded, const RunResult& result) {
             item["returned"] = p.returned;  // they returned before the barrier, rather than wait at another
         }
         if (p.subscripts.rows > 0) {
-            item["element"] = subscriptedName(t.arrays[p.array].name, p.subscripts);
+            item["element"] = subscriptedName(arrayName(t, p.array, problemPart(t, p)), p.subscripts);
             item["subscripts"] = {{"row", p.subscripts.row},
                                   {"column", p.subscripts.col},
                                   {"rows", p.subscripts.rows},

@@ -82,7 +82,7 @@ int runCheck(const CheckOptions& o) {
             if (g.order != HazardOrder::None)
                 what += std::string(" (") + hazardOrderName(g.order) + ")";
             if (g.array < kArrayCount)
-                what += " on " + t.arrays[g.array].name;
+                what += " on " + groupArrayName(t, g);
             const std::string lines =
                 g.secondLine > 0  ? "lines " + std::to_string(g.firstLine) + " -> " + std::to_string(g.secondLine)
                 : g.firstLine > 0 ? "line " + std::to_string(g.firstLine)

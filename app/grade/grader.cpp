@@ -242,7 +242,7 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
     out.basicLoadsPerOutput = baseline.loadsPerOutput;
     std::map<ProblemKind, Found> firstOfKind;
     // Groups over every order: the same kind between the same lines once.
-    std::map<std::tuple<int, int, int, unsigned, unsigned>, CaseProblem> groups;
+    std::map<std::tuple<int, int, int, int, unsigned, unsigned>, CaseProblem> groups;
     bool allRight = true;
     bool ran = false;
     std::string failure;
@@ -309,19 +309,19 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
         }
         for (const ProblemGroup& g : problems.groups) {
             auto key = std::make_tuple(static_cast<int>(g.kind), static_cast<int>(g.order), static_cast<int>(g.array),
-                                       g.firstLine, g.secondLine);
+                                       g.part, g.firstLine, g.secondLine);
             CaseProblem& p = groups[key];
             if (p.kind.empty()) {
                 p.kind = problemKindKey(g.kind);
                 p.order = orderKey(g.order);
-                p.array = g.array < kArrayCount ? t.arrays[g.array].name : "";
+                p.array = g.array < kArrayCount ? groupArrayName(t, g) : "";
                 p.firstLine = g.firstLine;
                 p.secondLine = g.secondLine;
                 // Where its first problem is: the first report of the same kind and lines.
                 for (const ProblemReport& r2 : problems.items) {
                     const unsigned l1 = r2.first.valid() ? r2.first.line : 0;
                     const unsigned l2 = r2.second.valid() ? r2.second.line : 0;
-                    if (r2.kind != g.kind || r2.order != g.order)
+                    if (r2.kind != g.kind || r2.order != g.order || problemPart(t, r2) != g.part)
                         continue;
                     if (g.kind != ProblemKind::WrongResult &&
                         (l1 != g.firstLine || (g.secondLine && l2 != g.secondLine)))

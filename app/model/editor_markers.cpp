@@ -7,8 +7,8 @@ namespace tilescope::ui {
 
 namespace {
 
-bool inGroup(const ProblemReport& p, const ProblemGroup& g) {
-    return p.kind == g.kind && p.order == g.order && p.array == g.array &&
+bool inGroup(const Trace& trace, const ProblemReport& p, const ProblemGroup& g) {
+    return p.kind == g.kind && p.order == g.order && p.array == g.array && problemPart(trace, p) == g.part &&
            (p.first.valid() ? p.first.line : 0u) == g.firstLine &&
            (p.second.valid() ? p.second.line : 0u) == g.secondLine;
 }
@@ -24,7 +24,7 @@ std::string problemGroupText(const ProblemGroup& g, const Trace& trace, std::str
     if (g.order != HazardOrder::None)
         text += std::string(" (") + hazardOrderName(g.order) + ")";
     if (g.array < kArrayCount)
-        text += " on " + trace.arrays[g.array].name;
+        text += " on " + groupArrayName(trace, g);
     if (g.secondLine > 0 && g.secondLine != g.firstLine)
         text += ", lines " + std::to_string(g.firstLine) + " " + std::string(arrow) + " " +
                 std::to_string(g.secondLine);
@@ -43,11 +43,11 @@ std::vector<EditorMarker> problemMarkers(const ProblemSet& set, const Trace& tra
         m.problemKind = g.kind;
         m.text = problemGroupText(g, trace);
         const auto item = std::find_if(set.items.begin(), set.items.end(),
-                                       [&](const ProblemReport& p) { return inGroup(p, g); });
+                                       [&](const ProblemReport& p) { return inGroup(trace, p, g); });
         if (item != set.items.end())
             m.problem = static_cast<std::size_t>(item - set.items.begin());
         const std::string array =
-            g.array < kArrayCount ? trace.arrays[g.array].name : std::string();
+            g.array < kArrayCount ? groupArrayName(trace, g) : std::string();
         for (unsigned line : {g.firstLine, g.secondLine}) {
             if (line == 0 || (line == g.secondLine && g.secondLine == g.firstLine))
                 continue;

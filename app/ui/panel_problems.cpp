@@ -114,7 +114,7 @@ void ProblemsPanel::drawKind(int kind, std::size_t begin, std::size_t end) {
             continue;
         std::string where = g.order != HazardOrder::None ? std::string(hazardOrderName(g.order)) : std::string();
         if (g.array < kArrayCount)
-            where += (where.empty() ? "" : " ") + std::string("on ") + trace.arrays[g.array].name;
+            where += (where.empty() ? "" : " ") + std::string("on ") + groupArrayName(trace, g);
         where += where.empty() ? "" : ", ";
         where += g.secondLine > 0
                      ? "lines " + std::to_string(g.firstLine) + " \xE2\x86\x92 " + std::to_string(g.secondLine)

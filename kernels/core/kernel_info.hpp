@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <string_view>
 
 #include "core/array_id.hpp"
@@ -67,6 +68,9 @@ struct KernelInfo {
     // A student's kernel: the file's exact bytes (a built-in kernel's text is
     // embedded under sourceFile, trace/sources.hpp).
     std::string_view sourceText = {};
+    // A student's kernel that declares several __shared__ arrays: their
+    // names by offset (Subscript2D::part indexes it); empty otherwise.
+    std::span<const std::string_view> sharedParts = {};
 };
 
 }  // namespace tilescope

@@ -60,7 +60,7 @@ struct Index {
 // nearer end of that range. Both ends are outside every array (an array holds
 // fewer than 2^31 - 1 elements), and the problem detector names the access as
 // one outside its array, on its line.
-constexpr long long kLowestRecordedIndex = kSubscripted + kSubscriptSpan * kSubscriptSpan;
+constexpr long long kLowestRecordedIndex = kSubscripted + kSubscriptParts * kSubscriptSpan * kSubscriptSpan;
 constexpr long long kHighestRecordedIndex = 2147483647;
 TS_FN constexpr int recordedIndex(long long i) {
     return static_cast<int>(i < kLowestRecordedIndex    ? kLowestRecordedIndex
@@ -379,7 +379,8 @@ struct GlobalOf<float, R> {
 // so that two arrays never share an index.
 struct SharedSlice {
     float* data;
-    int base;  // elements before this array in the block's shared memory
+    int base;      // elements before this array in the block's shared memory
+    int part = 0;  // its place among the kernel's __shared__ arrays, by offset (Subscript2D::part)
 };
 
 // E: the element type, float (the book's) or, in a student's file, int or
@@ -392,10 +393,13 @@ public:
         : m_size(atMostInt(count.value)),
           m_data(reinterpret_cast<E*>(R::sharedMemory(atMostInt(count.value), count.line))) {}
     TS_FN SharedArray(SharedSlice slice, int count)
-        : m_size(count), m_base(slice.base), m_data(reinterpret_cast<E*>(slice.data)) {}
+        : m_size(count), m_base(slice.base), m_part(slice.part), m_data(reinterpret_cast<E*>(slice.data)) {}
+    // Outside, the fault names the array's own index and size (and which
+    // array it is, its part); the event keeps the index in the block's
+    // shared memory, as every event of it.
     TS_FN Element operator[](Index i) const {
         if (i.value < 0 || i.value >= m_size) {
-            R::fault(kArrayShared, recordedIndex(m_base + i.value), m_base + m_size, i.line);
+            R::fault(kArrayShared, recordedIndex(i.value), m_size, i.line, Subscript2D{0, 0, 0, 0, m_part});
             return ElementOf<E, R>::outside(recordedIndex(m_base + i.value), i.line, kArrayShared);
         }
         return ElementOf<E, R>::at(m_data + i.value, m_base + static_cast<int>(i.value), i.line, kArrayShared);
@@ -404,6 +408,7 @@ public:
 private:
     int m_size;
     int m_base = 0;
+    int m_part = 0;
     E* m_data;
 };
 
@@ -425,8 +430,9 @@ public:
                 const int row32 = atMostInt(m_row), col32 = atMostInt(col);
                 const int index = recordedIndex(a.m_base + flatIndex(m_row, a.m_cols, col));
                 R::fault(kArrayShared, index, a.m_base + a.m_rows * a.m_cols, m_line,
-                         Subscript2D{row32, col32, a.m_rows, a.m_cols});
-                const int written = subscriptsFit(row32, col32) ? subscriptIndex(row32, col32) : index;
+                         Subscript2D{row32, col32, a.m_rows, a.m_cols, a.m_part});
+                const int written =
+                    subscriptsFit(row32, col32, a.m_part) ? subscriptIndex(row32, col32, a.m_part) : index;
                 return ElementOf<E, R>::outside(written, m_line, kArrayShared);
             }
             const int index = a.m_base + static_cast<int>(m_row) * a.m_cols + static_cast<int>(col);
@@ -443,13 +449,15 @@ public:
         : m_rows(atMostInt(rows.value)), m_cols(cols),
           m_data(reinterpret_cast<E*>(R::sharedMemory(m_rows * cols, rows.line))) {}
     TS_FN SharedArray2D(SharedSlice slice, int rows, int cols)
-        : m_rows(rows), m_cols(cols), m_base(slice.base), m_data(reinterpret_cast<E*>(slice.data)) {}
+        : m_rows(rows), m_cols(cols), m_base(slice.base), m_part(slice.part),
+          m_data(reinterpret_cast<E*>(slice.data)) {}
     TS_FN Row operator[](Index row) const { return Row(this, row.value, row.line); }
 
 private:
     int m_rows;
     int m_cols;
     int m_base = 0;
+    int m_part = 0;
     E* m_data;
 };
 
@@ -474,7 +482,8 @@ public:
             if (m_plane < 0 || m_plane >= a.m_planes || m_row < 0 || m_row >= a.m_rows || col < 0 ||
                 col >= a.m_cols) {
                 const int index = recordedIndex(a.m_base + flat);
-                R::fault(kArrayShared, index, a.m_base + a.m_planes * a.m_rows * a.m_cols, m_line);
+                R::fault(kArrayShared, recordedIndex(flat), a.m_planes * a.m_rows * a.m_cols, m_line,
+                         Subscript2D{0, 0, 0, 0, a.m_part});
                 return ElementOf<E, R>::outside(index, m_line, kArrayShared);
             }
             const int index = a.m_base + static_cast<int>(flat);
@@ -500,7 +509,7 @@ public:
     };
 
     TS_FN SharedArray3D(SharedSlice slice, int planes, int rows, int cols)
-        : m_planes(planes), m_rows(rows), m_cols(cols), m_base(slice.base),
+        : m_planes(planes), m_rows(rows), m_cols(cols), m_base(slice.base), m_part(slice.part),
           m_data(reinterpret_cast<E*>(slice.data)) {}
     TS_FN Plane operator[](Index plane) const { return Plane(this, plane.value, plane.line); }
 
@@ -509,6 +518,7 @@ private:
     int m_rows;
     int m_cols;
     int m_base = 0;
+    int m_part = 0;
     E* m_data;
 };
 

@@ -257,7 +257,7 @@ Launcher<Params...> launchKernel(void (*kernel)(Params...), const char* name, st
 // extern __shared__ float x[]: the launch's dynamic shared memory, after the static arrays.
 inline SharedArray<float> tsDynamicShared(int offset, unsigned line = __builtin_LINE()) {
     const int count = static_cast<int>(cpu::t_block->shared.size()) - offset;
-    return SharedArray<float>(tsSharedAt(offset, count < 0 ? 0 : count, line), count < 0 ? 0 : count);
+    return SharedArray<float>(tsSharedAt(offset, count < 0 ? 0 : count, 0, line), count < 0 ? 0 : count);
 }
 
 }  // namespace tilescope::own_user

@@ -19,6 +19,8 @@ OwnEntry::OwnEntry(OwnEntryDescription description)
              {m_description.arrayNames[0], m_description.arrayNames[1], m_description.arrayNames[2],
               m_description.arrayNames[3]}} {
     m_info.sourceText = m_description.text;
+    for (const std::string& name : m_description.sharedParts) m_sharedParts.emplace_back(name);
+    m_info.sharedParts = m_sharedParts;
 }
 
 }  // namespace tilescope::own

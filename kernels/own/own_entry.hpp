@@ -6,6 +6,8 @@
 
 #include <array>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/kernel_info.hpp"
 
@@ -19,6 +21,7 @@ struct OwnEntryDescription {
     Space maskSpace = Space::Global;
     bool usesShared = false;
     std::array<std::string, kArrayCount> arrayNames;
+    std::vector<std::string> sharedParts;  // KernelInfo::sharedParts
 };
 
 class OwnEntry {
@@ -33,6 +36,7 @@ public:
 private:
     OwnEntryDescription m_description;
     std::string m_sourceFile;  // "own:" and the path
+    std::vector<std::string_view> m_sharedParts;
     KernelInfo m_info;
 };
 

@@ -91,7 +91,7 @@ using Recorder = ::tilescope::instrumented::DeviceRecorder;
 TS_FN SharedArray<float> tsDynamicShared(int offset, unsigned line = __builtin_LINE()) {
     int count = ::tilescope::instrumented::g_trace.sharedFloats - offset;
     if (count < 0) count = 0;
-    return SharedArray<float>(tsSharedAt(offset, count, line), count);
+    return SharedArray<float>(tsSharedAt(offset, count, 0, line), count);
 }
 }
 #define __syncthreads() ::tilescope::instrumented::syncthreads(__LINE__)

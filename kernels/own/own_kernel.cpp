@@ -796,6 +796,8 @@ OwnEntryDescription describeKernel(const Translation& t, const std::string& path
     }
     for (const SharedDeclaration& s : k.shared)
         d.arrayNames[kArrayShared] += (d.arrayNames[kArrayShared].empty() ? "" : ", ") + s.name;
+    if (k.shared.size() > 1)
+        for (std::size_t i : k.sharedInMemoryOrder()) d.sharedParts.push_back(k.shared[i].name);
     d.usesShared = !k.shared.empty();
     return d;
 }
@@ -1073,15 +1075,20 @@ Trace describeOwn(const OwnKernel& kernel, const LaunchPlan& plan, const Mask& m
             s.planeRows = kd->shared.front().rows;
         // Several arrays (or one 3D array of one plane): each element named
         // by the array it is in, with its own subscripts.
+        // In the order of their offsets, which Subscript2D::part counts in;
+        // where one does not fit, none (the block's memory by one name).
         if (kd && (kd->shared.size() > 1 || (kd->shared.size() == 1 && kd->shared.front().dims == 3))) {
-            for (const SharedDeclaration& d : kd->shared) {
+            for (std::size_t i : kd->sharedInMemoryOrder()) {
+                const SharedDeclaration& d = kd->shared[i];
                 SharedPart part{d.name, d.offset, d.planes, d.rows, d.cols, d.dims};
                 // extern __shared__ float x[]: the rest of the launch's shared memory.
                 if (d.dynamic) part = SharedPart{d.name, d.offset, 1, 1, std::max(1, floats - d.offset), 1};
-                if (part.offset + part.size() <= floats) s.parts.push_back(std::move(part));
+                s.parts.push_back(std::move(part));
             }
-            std::sort(s.parts.begin(), s.parts.end(),
-                      [](const SharedPart& a, const SharedPart& b) { return a.offset < b.offset; });
+            const bool fit = std::all_of(s.parts.begin(), s.parts.end(), [&](const SharedPart& p) {
+                return p.offset >= 0 && p.offset + p.size() <= floats;
+            });
+            if (!fit) s.parts.clear();
         }
     }
     return t;
@@ -1156,6 +1163,7 @@ Result<RunResult> runOwnKernel(const OwnKernel& kernel, const RunRequest& req) {
         w.kernel = std::string(kernel.info->name);
         w.path = path;
         for (int a = 0; a < kArrayCount; ++a) w.arrayNames[a] = std::string(kernel.info->arrayNames[a]);
+        for (std::string_view part : kernel.info->sharedParts) w.sharedParts.emplace_back(part);
         w.constantMask = kernel.info->maskSpace == Space::Constant;
         w.backend = result.backend == Backend::Cuda ? "cuda" : "cpu";
         w.benchRepeats = req.benchRepeats;

@@ -5,9 +5,11 @@
 //
 // (No include guard and no includes: this file is textually part of a prelude.)
 
-// Where a kernel's __shared__ array starts in the block's shared memory.
-TS_FN traced::SharedSlice tsSharedAt(int offset, int count, unsigned line = __builtin_LINE()) {
-    return traced::SharedSlice{Recorder::sharedMemory(offset + count, line) + offset, offset};
+// Where a kernel's __shared__ array starts in the block's shared memory, and
+// which of the kernel's __shared__ arrays it is (its part: its place among
+// them by offset).
+TS_FN traced::SharedSlice tsSharedAt(int offset, int count, int part, unsigned line = __builtin_LINE()) {
+    return traced::SharedSlice{Recorder::sharedMemory(offset + count, line) + offset, offset, part};
 }
 
 // `sum += x` on a local float: one multiply-add, recorded on the line of the

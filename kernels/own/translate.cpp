@@ -3,7 +3,9 @@
 // translate_parts.hpp lists the translator's parts and what each holds.
 #include "own/translate.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <numeric>
 #include <string>
 
 namespace tilescope::own {
@@ -12,6 +14,19 @@ const KernelDeclaration* Translation::kernel(const std::string& name) const {
     for (const KernelDeclaration& k : kernels)
         if (k.name == name) return &k;
     return nullptr;
+}
+
+std::vector<std::size_t> KernelDeclaration::sharedInMemoryOrder() const {
+    std::vector<std::size_t> order(shared.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return shared[a].offset < shared[b].offset; });
+    return order;
+}
+
+int KernelDeclaration::sharedPart(std::size_t declaration) const {
+    const std::vector<std::size_t> order = sharedInMemoryOrder();
+    return static_cast<int>(std::find(order.begin(), order.end(), declaration) - order.begin());
 }
 
 std::string Diagnostic::text() const {

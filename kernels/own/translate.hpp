@@ -1,7 +1,7 @@
 // A student's CUDA file, read with a real C++ parser (libclang, in CUDA mode)
 // and turned into the kernel language the traced executions compile:
 //   const float* N            ->  Global<const float> N
-//   __shared__ float T[A][B]  ->  SharedArray2D<float> T(tsSharedAt(offset, A*B), A, B)
+//   __shared__ float T[A][B]  ->  SharedArray2D<float> T(tsSharedAt(offset, A*B, part), A, B)
 //   __constant__ float M[A]   ->  ConstantArray<float[A]> M
 //   sum += x  (a local float) ->  tsAddTo(sum, x, LINE)  (one multiply-add, recorded)
 //   s[t] read as a value      ->  static_cast<float>(s[t])
@@ -55,6 +55,12 @@ struct KernelDeclaration {
     std::vector<KernelParameter> parameters;
     std::vector<SharedDeclaration> shared;
     int staticSharedFloats = 0;
+
+    // `shared`'s indices by offset (declarations at one offset in their
+    // order): the order of the trace's SharedParts, and each array's
+    // Subscript2D::part is its place in it.
+    std::vector<std::size_t> sharedInMemoryOrder() const;
+    int sharedPart(std::size_t declaration) const;
 };
 
 struct Translation {

@@ -385,19 +385,20 @@ void Translator::kernel(CXCursor c, const std::string& name, unsigned line, cons
     for (const auto& [offset, s, later] : m_sharedEdits) {
         const SharedDeclaration& d = declared.shared[s];
         const int at = d.dynamic ? declared.staticSharedFloats : d.offset;
+        const std::string part = ", " + std::to_string(declared.sharedPart(s));  // Subscript2D::part
         std::string text;
         if (d.dynamic)
             text = "SharedArray<float> " + d.name + " = tsDynamicShared(" + std::to_string(at) + ")";
         else if (m_shared3D.count(d.name))  // before the 1D test: s[2][1][33] has rows == 1
             text = "SharedArray3D<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
-                   std::to_string(d.planes * d.rows * d.cols) + "), " + std::to_string(d.planes) + ", " +
+                   std::to_string(d.planes * d.rows * d.cols) + part + "), " + std::to_string(d.planes) + ", " +
                    std::to_string(d.rows) + ", " + std::to_string(d.cols) + ")";
         else if (d.rows == 1 && !m_shared2D.count(d.name))
             text = "SharedArray<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
-                   std::to_string(d.cols) + "), " + std::to_string(d.cols) + ")";
+                   std::to_string(d.cols) + part + "), " + std::to_string(d.cols) + ")";
         else
             text = "SharedArray2D<" + d.element + "> " + d.name + "(tsSharedAt(" + std::to_string(at) + ", " +
-                   std::to_string(d.rows * d.cols) + "), " + std::to_string(d.rows) + ", " +
+                   std::to_string(d.rows * d.cols) + part + "), " + std::to_string(d.rows) + ", " +
                    std::to_string(d.cols) + ")";
         edit(offset.first, offset.second, (later ? "; " : "") + text);
     }

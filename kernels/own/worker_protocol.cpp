@@ -71,6 +71,7 @@ Status writeJob(const fs::path& dir, const WorkerJob& job, const std::vector<flo
            {"kernel", job.kernel},
            {"path", job.path},
            {"array_names", job.arrayNames},
+           {"shared_parts", job.sharedParts},
            {"constant_mask", job.constantMask},
            {"backend", job.backend},
            {"bench_repeats", job.benchRepeats},
@@ -103,6 +104,7 @@ Status readJob(const fs::path& dir, WorkerJob& job, std::vector<float>& N, std::
         job.kernel = j.at("kernel");
         job.path = j.at("path");
         job.arrayNames = j.at("array_names").get<std::array<std::string, kArrayCount>>();
+        job.sharedParts = j.at("shared_parts").get<std::vector<std::string>>();
         job.constantMask = j.at("constant_mask");
         job.backend = j.at("backend");
         job.benchRepeats = j.at("bench_repeats");

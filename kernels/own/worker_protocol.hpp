@@ -38,6 +38,7 @@ struct WorkerJob {
     std::string kernel;
     std::string path;
     std::array<std::string, kArrayCount> arrayNames;
+    std::vector<std::string> sharedParts;  // KernelInfo::sharedParts
     bool constantMask = false;
     std::string backend = "cpu";  // or "cuda": NVRTC, plain and instrumented
     int benchRepeats = 0;         // cuda: time the plain kernel this often (the median is kept)

@@ -14,6 +14,7 @@ OwnEntryDescription describe(const WorkerJob& job) {
     d.path = job.path;
     d.dims = job.dims;
     d.arrayNames = job.arrayNames;
+    d.sharedParts = job.sharedParts;
     d.maskSpace = job.constantMask ? Space::Constant : Space::Global;
     return d;
 }

@@ -25,32 +25,44 @@ namespace tilescope {
 
 // An access through a two-dimensional array, `S[row][col]`, as written: its
 // two subscripts, and the array's rows and columns (rows 0: an access of a
-// one-dimensional array).
+// one-dimensional array). In shared memory, which the trace keeps as one
+// array (kArrayShared) however many a kernel declares, `part` says which of
+// them: its place among them by offset (0 where there is one; the index of
+// its SharedPart in the Trace); -1 elsewhere.
 struct Subscript2D {
     std::int32_t row = 0, col = 0;
     std::int32_t rows = 0, cols = 0;
+    std::int32_t part = -1;
 };
 
 // An access outside a two-dimensional array (a shared `N_s[ty][tx]`, a
 // constant `F_c[i][j]`) is recorded with its two subscripts as written, not
 // with the flattened index, which may well land inside the array (`S[1][4]`
-// of a 4 x 4 array flattens to 8, which is S[2][0]): its index is
-// kSubscripted + (row + kSubscriptBias) * kSubscriptSpan + (col + kSubscriptBias),
+// of a 4 x 4 array flattens to 8, which is S[2][0]), and with the array it
+// went through (the part above, 0 where there is only one): its index is
+// kSubscripted + (part * kSubscriptSpan + row + kSubscriptBias) * kSubscriptSpan + (col + kSubscriptBias),
 // between -2^31 and -2^30, where no access outside a one-dimensional array
-// goes. Subscripts outside [-kSubscriptBias, kSubscriptBias) keep the
-// flattened index (and are named by it).
+// goes. Subscripts outside [-kSubscriptBias, kSubscriptBias), or a part
+// past kSubscriptParts, keep the flattened index (and are named by it).
 constexpr std::int32_t kSubscripted = -2147483647 - 1;
-constexpr std::int32_t kSubscriptBias = 1 << 14;
+constexpr std::int32_t kSubscriptBias = 1 << 12;
 constexpr std::int32_t kSubscriptSpan = 2 * kSubscriptBias;
-TS_EVENT_FN constexpr bool subscriptsFit(int row, int col) {
-    return row >= -kSubscriptBias && row < kSubscriptBias && col >= -kSubscriptBias && col < kSubscriptBias;
+constexpr std::int32_t kSubscriptParts = 16;  // kSubscriptParts * kSubscriptSpan^2 == 2^30
+TS_EVENT_FN constexpr bool subscriptsFit(int row, int col, int part = 0) {
+    return row >= -kSubscriptBias && row < kSubscriptBias && col >= -kSubscriptBias && col < kSubscriptBias &&
+           part >= 0 && part < kSubscriptParts;
 }
-TS_EVENT_FN constexpr std::int32_t subscriptIndex(int row, int col) {
-    return kSubscripted + (row + kSubscriptBias) * kSubscriptSpan + (col + kSubscriptBias);
+TS_EVENT_FN constexpr std::int32_t subscriptIndex(int row, int col, int part = 0) {
+    return kSubscripted + ((part * kSubscriptSpan) + row + kSubscriptBias) * kSubscriptSpan + (col + kSubscriptBias);
 }
-inline bool isSubscriptIndex(std::int32_t index) { return index < kSubscripted + kSubscriptSpan * kSubscriptSpan; }
-inline int subscriptRow(std::int32_t index) { return (index - kSubscripted) / kSubscriptSpan - kSubscriptBias; }
+inline bool isSubscriptIndex(std::int32_t index) {
+    return index < kSubscripted + kSubscriptParts * kSubscriptSpan * kSubscriptSpan;
+}
+inline int subscriptRow(std::int32_t index) {
+    return (index - kSubscripted) / kSubscriptSpan % kSubscriptSpan - kSubscriptBias;
+}
 inline int subscriptCol(std::int32_t index) { return (index - kSubscripted) % kSubscriptSpan - kSubscriptBias; }
+inline int subscriptPart(std::int32_t index) { return (index - kSubscripted) / (kSubscriptSpan * kSubscriptSpan); }
 
 struct Event {
     std::int32_t index;   // element index in its array (linear, pitch included); -1 when none

@@ -38,7 +38,11 @@ std::string subscriptPastItsExtent(const Subscript2D& at) {
 
 std::string describeOutOfBounds(const LaunchPlan& plan, Dim3 block, unsigned thread, std::uint8_t array, int index,
                                 int size, unsigned line, const Subscript2D& at) {
-    std::string name = array < kArrayCount ? std::string(kernelOf(plan).arrayNames[array]) : "an array";
+    const KernelInfo& k = kernelOf(plan);
+    std::string name = array < kArrayCount ? std::string(k.arrayNames[array]) : "an array";
+    // One of several arrays in shared memory: by its own name.
+    if (array == kArrayShared && at.part >= 0 && static_cast<std::size_t>(at.part) < k.sharedParts.size())
+        name = std::string(k.sharedParts[static_cast<std::size_t>(at.part)]);
     const std::string where = describeThread(plan, block, thread) + ", line " + std::to_string(line) + ": ";
     if (at.rows > 0) return where + subscriptedName(name, at) + ": " + subscriptPastItsExtent(at);
     return where + name + "[" + std::to_string(index) + "] is outside the array (" + std::to_string(size) +

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "trace/fault.hpp"
@@ -73,13 +74,20 @@ std::string ProblemSet::summary() const {
 
 namespace {
 
+// The part an index of shared memory is in (parts are in the order of
+// their offsets): the last that starts at or before it.
+std::size_t partHolding(const std::vector<SharedPart>& parts, int index) {
+    std::size_t in = 0;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        if (index >= parts[i].offset) in = i;
+    return in;
+}
+
 // An element of one of several shared arrays, by the array it is in and its
 // own subscripts; an index before the first or past the last, by its
 // distance from that array's start.
 std::string partElementName(const std::vector<SharedPart>& parts, int index) {
-    const SharedPart* in = &parts.front();
-    for (const SharedPart& p : parts)
-        if (index >= p.offset) in = &p;
+    const SharedPart* in = &parts[partHolding(parts, index)];
     const int local = index - in->offset;
     if (local < 0 || local >= in->size()) return in->name + "[" + std::to_string(local) + "]";
     const int plane = in->rows * in->cols;
@@ -96,25 +104,26 @@ std::string partElementName(const std::vector<SharedPart>& parts, int index) {
 // so it is named by the nearest array it is past the end of (or, failing
 // one, before the start of), with that array's size: inside[78] of 78, never
 // the element of the next array that the same offset holds.
-std::pair<std::string, int> partOutsideName(const std::vector<SharedPart>& parts, int index) {
-    const SharedPart* past = nullptr;
-    const SharedPart* before = nullptr;
-    for (const SharedPart& p : parts) {
-        if (index >= p.offset + p.size()) past = &p;
-        else if (index < p.offset && !before) before = &p;
+std::size_t partOutside(const std::vector<SharedPart>& parts, int index) {
+    std::optional<std::size_t> past, before;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (index >= parts[i].offset + parts[i].size()) past = i;
+        else if (index < parts[i].offset && !before) before = i;
     }
-    const SharedPart* in = past ? past : before ? before : &parts.front();
-    return {in->name + "[" + std::to_string(index - in->offset) + "]", in->size()};
+    return past ? *past : before ? *before : 0;
+}
+std::pair<std::string, int> partOutsideName(const std::vector<SharedPart>& parts, int index) {
+    const SharedPart& in = parts[partOutside(parts, index)];
+    return {in.name + "[" + std::to_string(index - in.offset) + "]", in.size()};
 }
 
-// The element an access outside its array names, and the array's size.
-std::pair<std::string, int> outsideName(const Trace& trace, std::uint8_t array, int index) {
+}  // namespace
+
+std::pair<std::string, int> outsideElement(const Trace& trace, std::uint8_t array, int index) {
     const ArrayInfo& a = trace.arrays[array < kArrayCount ? array : 0];
     if (!a.parts.empty()) return partOutsideName(a.parts, index);
     return {a.name + "[" + std::to_string(index) + "]", a.size};
 }
-
-}  // namespace
 
 std::string elementName(const Trace& trace, std::uint8_t array, int index) {
     if (array >= kArrayCount) return "?";
@@ -137,7 +146,7 @@ std::string elementName(const Trace& trace, std::uint8_t array, int index) {
 std::string problemElementName(const Trace& trace, const ProblemReport& p) {
     if (p.kind != ProblemKind::OutOfBounds || p.array >= kArrayCount || trace.arrays[p.array].parts.empty())
         return elementName(trace, p.array, p.index);
-    const auto [name, size] = outsideName(trace, p.array, p.index);
+    const auto [name, size] = outsideElement(trace, p.array, p.index);
     if (p.index >= 0 && p.index < trace.arrays[p.array].size)
         return name + ", past its " + std::to_string(size) + " elements: " + elementName(trace, p.array, p.index) +
                "'s slot";
@@ -148,8 +157,38 @@ Subscript2D subscriptsOf(const Trace& trace, std::uint8_t array, std::int32_t in
     if (array >= kArrayCount || !isSubscriptIndex(index)) return {};
     const ArrayInfo& a = trace.arrays[array];
     if (array != kArrayShared && !(array == kArrayMask && a.space == Space::Constant)) return {};
+    // Through one of several shared arrays: that array's rows and columns.
+    const int part = subscriptPart(index);
+    if (array == kArrayShared && !a.parts.empty() && static_cast<std::size_t>(part) < a.parts.size()) {
+        const SharedPart& p = a.parts[static_cast<std::size_t>(part)];
+        return Subscript2D{subscriptRow(index), subscriptCol(index), p.planes * p.rows, p.cols, part};
+    }
     const int cols = std::max(1, a.pitch > 0 ? a.pitch : a.width);
-    return Subscript2D{subscriptRow(index), subscriptCol(index), std::max(1, (a.size + cols - 1) / cols), cols};
+    return Subscript2D{subscriptRow(index), subscriptCol(index), std::max(1, (a.size + cols - 1) / cols), cols,
+                       array == kArrayShared ? part : -1};
+}
+
+int problemPart(const Trace& trace, const ProblemReport& p) {
+    if (p.array != kArrayShared) return -1;
+    const std::vector<SharedPart>& parts = trace.arrays[kArrayShared].parts;
+    if (parts.empty()) return -1;
+    if (p.subscripts.rows > 0)
+        return p.subscripts.part >= 0 && static_cast<std::size_t>(p.subscripts.part) < parts.size() ? p.subscripts.part
+                                                                                                    : -1;
+    if (p.index < 0 && p.kind != ProblemKind::OutOfBounds) return -1;
+    const bool outside = p.kind == ProblemKind::OutOfBounds;
+    return static_cast<int>(outside ? partOutside(parts, p.index) : partHolding(parts, p.index));
+}
+
+std::string arrayName(const Trace& trace, std::uint8_t array, int part) {
+    if (array >= kArrayCount) return "?";
+    const ArrayInfo& a = trace.arrays[array];
+    if (part >= 0 && static_cast<std::size_t>(part) < a.parts.size()) return a.parts[static_cast<std::size_t>(part)].name;
+    return a.name;
+}
+
+std::string groupArrayName(const Trace& trace, const ProblemGroup& group) {
+    return arrayName(trace, group.array, group.part);
 }
 
 namespace {
@@ -189,9 +228,9 @@ public:
         ProblemSet set;
         set.counts = m_counts;
         for (const auto& [key, count] : m_groups) {
-            const auto& [kind, order, array, first, second] = key;
+            const auto& [kind, order, array, part, first, second] = key;
             set.groups.push_back(ProblemGroup{static_cast<ProblemKind>(kind), static_cast<HazardOrder>(order),
-                                              array, first, second, count});
+                                              array, part, first, second, count});
         }
         set.largestError = m_largestError;
         for (std::vector<ProblemReport>& items : m_items) {
@@ -214,8 +253,8 @@ private:
 
     void add(ProblemReport p) {
         const auto k = static_cast<std::size_t>(p.kind);
-        const GroupKey key{k, static_cast<unsigned>(p.order), p.array, p.first.valid() ? p.first.line : 0u,
-                           p.second.valid() ? p.second.line : 0u};
+        const GroupKey key{k, static_cast<unsigned>(p.order), p.array, problemPart(m_trace, p),
+                           p.first.valid() ? p.first.line : 0u, p.second.valid() ? p.second.line : 0u};
         ++m_groups[key];
         ++m_counts[k];
         if (m_items[k].size() < ProblemSet::kMaxPerKind) m_items[k].push_back(std::move(p));
@@ -501,7 +540,7 @@ private:
         }
     }
 
-    using GroupKey = std::tuple<std::size_t, unsigned, std::uint8_t, unsigned, unsigned>;
+    using GroupKey = std::tuple<std::size_t, unsigned, std::uint8_t, int, unsigned, unsigned>;
 
     const Trace& m_trace;
     unsigned m_threads;  // the block's, for the replay (0: a block no launch makes)
@@ -553,13 +592,13 @@ std::string describeProblem(const Trace& trace, const ProblemReport& p) {
         break;
     case ProblemKind::OutOfBounds: {
         const int size = p.array < kArrayCount ? trace.arrays[p.array].size : 0;
-        const std::string& name = trace.arrays[p.array < kArrayCount ? p.array : 0].name;
         if (p.subscripts.rows > 0) {
+            const std::string name = arrayName(trace, p.array, problemPart(trace, p));
             s += who(p.first) + " " + verb(p.first) + " " + subscriptedName(name, p.subscripts) + " " +
                  where(p.first) + ", outside the array: " + subscriptPastItsExtent(p.subscripts);
             break;
         }
-        const auto [outside, partSize] = outsideName(trace, p.array, p.index);
+        const auto [outside, partSize] = outsideElement(trace, p.array, p.index);
         s += who(p.first) + " " + verb(p.first) + " " + outside + " " + where(p.first) + ", outside the array (" +
              std::to_string(partSize) + " elements)";
         if (p.index >= 0 && p.index < size && trace.arrays[p.array < kArrayCount ? p.array : 0].parts.empty())
@@ -630,12 +669,11 @@ std::string problemLine(const Trace& t, const ProblemReport& p) {
     }
     case ProblemKind::OutOfBounds: {
         // Through a 2D array, the subscripts as written and the one past its extent.
-        const ArrayInfo& array = t.arrays[p.array < kArrayCount ? p.array : 0];
         const std::string what = p.subscripts.rows > 0
-                                     ? subscriptedName(array.name, p.subscripts) + ": " +
+                                     ? subscriptedName(arrayName(t, p.array, problemPart(t, p)), p.subscripts) + ": " +
                                            subscriptPastItsExtent(p.subscripts)
-                                     : outsideName(t, p.array, p.index).first + " (" +
-                                           std::to_string(outsideName(t, p.array, p.index).second) + " elements)";
+                                     : outsideElement(t, p.array, p.index).first + " (" +
+                                           std::to_string(outsideElement(t, p.array, p.index).second) + " elements)";
         return s + "block " + block(a) + ", thread " + thread(a) + ", " + (isStore(a.op) ? "store to " : "load of ") +
                what + ", line " + std::to_string(a.line) + ", step " + std::to_string(a.step);
     }

@@ -32,6 +32,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/image.hpp"
@@ -106,6 +107,7 @@ struct ProblemGroup {
     ProblemKind kind = ProblemKind::SharedRace;
     HazardOrder order = HazardOrder::None;
     std::uint8_t array = kArrayNone;
+    int part = -1;  // one of several shared arrays (problemPart); -1: the whole array
     unsigned firstLine = 0, secondLine = 0;  // secondLine 0: a one-access problem
     std::uint64_t count = 0;
 };
@@ -162,5 +164,20 @@ std::string problemElementName(const Trace& trace, const ProblemReport& p);
 // subscriptIndex): the subscripts as written, and the array's rows and
 // columns from the trace. rows 0: the event's index is no such record.
 Subscript2D subscriptsOf(const Trace& trace, std::uint8_t array, std::int32_t index);
+
+// Where a kernel declares several arrays in shared memory (the trace's
+// SharedParts), the one a problem is about: the array its element is in,
+// or, for an access outside, the one it went through (by its subscripts) or
+// the one it is nearest past the end of. -1: not one of several.
+int problemPart(const Trace& trace, const ProblemReport& p);
+// An access outside its array, by its index in the trace's layout: the
+// element as written and the size of the array it is outside of (one of
+// several shared arrays: the one it is nearest past the end of).
+std::pair<std::string, int> outsideElement(const Trace& trace, std::uint8_t array, int index);
+// An array as the kernel calls it: `part` of shared memory by its own name
+// (`inside`, not `tile, inside`), any other by the trace's.
+std::string arrayName(const Trace& trace, std::uint8_t array, int part = -1);
+// A group's array, as arrayName.
+std::string groupArrayName(const Trace& trace, const ProblemGroup& group);
 
 }  // namespace tilescope

@@ -620,14 +620,13 @@ std::string BlockReplay::describe(std::uint32_t event) const {
         }
         case Op::LoadOutside:
         case Op::StoreOutside: {
-            const int size = e.array < kArrayCount ? t.arrays[e.array].size : 0;
             // Through a 2D array, the subscripts as written (the flattened index may lie inside).
             const Subscript2D at = subscriptsOf(t, e.array, e.index);
+            const auto [outside, size] = outsideElement(t, e.array, e.index);
             text += std::string(e.op == Op::LoadOutside ? "reads " : "writes ") +
-                    (at.rows > 0 ? subscriptedName(t.arrays[e.array].name, at) + ", outside the array: " +
+                    (at.rows > 0 ? subscriptedName(arrayName(t, e.array, at.part), at) + ", outside the array: " +
                                        subscriptPastItsExtent(at)
-                                 : element(e.array, e.index) + ", outside the array (" + std::to_string(size) +
-                                       " elements)") +
+                                 : outside + ", outside the array (" + std::to_string(size) + " elements)") +
                     ": not done (" + (e.op == Op::LoadOutside ? "the load gives 0" : "the store is dropped") + ")";
             break;
         }

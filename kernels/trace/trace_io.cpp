@@ -24,7 +24,10 @@ using Json = nlohmann::ordered_json;
 namespace {
 
 constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
-constexpr std::uint32_t kVersion = 1;
+// Version 2 records an access outside a 2D array with the shared array it
+// went through (event.hpp's subscriptIndex); version 1's records, subscripts
+// alone in 15 bits each, are read and recorded again (upgradeVersion1).
+constexpr std::uint32_t kVersion = 2;
 
 // [SECTION] Names
 
@@ -181,9 +184,10 @@ Status launchFromJson(const Json& j, Trace& t, const KernelInfo* entry) {
     try {
         if (j.at("format").get<std::string>() != "tilescope-trace")
             return badInput("not a TileScope trace");
-        if (j.at("version").get<std::uint32_t>() != kVersion)
-            return badInput("trace version " + std::to_string(j.at("version").get<std::uint32_t>()) +
-                            " is not supported (this TileScope reads version " + std::to_string(kVersion) + ")");
+        const std::uint32_t version = j.at("version").get<std::uint32_t>();
+        if (version != kVersion && version != 1)
+            return badInput("trace version " + std::to_string(version) + " is not supported (this TileScope reads " +
+                            "versions 1 and " + std::to_string(kVersion) + ")");
         t.kernel = j.at("kernel").get<std::string>();
         const KernelInfo* k = entry ? entry : findKernel(t.kernel);
         if (!k)
@@ -526,6 +530,23 @@ std::string traceToJson(const Trace& trace) {
     return j.dump() + "\n";
 }
 
+// A version 1 trace's accesses outside a 2D array: subscripts biased by
+// 2^14 in 15 bits each, no part (one shared array, or the mask). Recorded
+// again as version 2 records them; a subscript past version 2's range keeps
+// the nearest it holds (they name the same side of the array).
+void upgradeVersion1(Trace& t) {
+    constexpr std::int64_t bias = 1 << 14, span = 2 * bias;
+    for (BlockEvents& b : t.blocks)
+        for (Event& e : b.events) {
+            if (!isOutside(e.op) || e.index >= kSubscripted + span * span) continue;
+            const std::int64_t at = static_cast<std::int64_t>(e.index) - kSubscripted;
+            const auto held = [](std::int64_t v) {
+                return static_cast<int>(std::clamp<std::int64_t>(v, -kSubscriptBias, kSubscriptBias - 1));
+            };
+            e.index = subscriptIndex(held(at / span - bias), held(at % span - bias), 0);
+        }
+}
+
 Result<Trace> traceFromJson(std::string_view text, const KernelInfo* entry) {
     Json j = Json::parse(text.begin(), text.end(), nullptr, false);
     if (j.is_discarded())
@@ -568,6 +589,7 @@ Result<Trace> traceFromJson(std::string_view text, const KernelInfo* entry) {
     } catch (const Json::exception& e) {
         return badInput(std::string("the trace's events are malformed: ") + e.what());
     }
+    if (j.at("version").get<std::uint32_t>() == 1) upgradeVersion1(t);
     if (Status s = validateTrace(t); !s)
         return s.error();
     return t;
@@ -613,9 +635,9 @@ Result<Trace> decodeBinary(std::string_view bytes, const KernelInfo* entry) {
         return badInput("not a binary TileScope trace (the magic bytes are wrong)");
     if (!in.raw(version) || !in.raw(headerSize))
         return badInput("the trace is truncated in its header");
-    if (version != kVersion)
+    if (version != kVersion && version != 1)
         return badInput("binary trace version " + std::to_string(version) + " is not supported (this TileScope reads " +
-                        std::to_string(kVersion) + ")");
+                        "versions 1 and " + std::to_string(kVersion) + ")");
     std::string_view headerText;
     if (!in.take(headerSize, headerText))
         return badInput("the trace is truncated in its header");
@@ -657,6 +679,7 @@ Result<Trace> decodeBinary(std::string_view bytes, const KernelInfo* entry) {
     }
     if (!in.atEnd())
         return badInput("the trace has bytes after its last block");
+    if (version == 1) upgradeVersion1(t);
     if (Status s = validateTrace(t); !s)
         return s.error();
     return t;

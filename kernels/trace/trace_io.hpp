@@ -4,8 +4,8 @@
 // the model uses it. Both formats are lossless: reading gives back the very
 // events that were written.
 //
-// JSON format (version 1):
-//   {"format": "tilescope-trace", "version": 1,
+// JSON format (version 2; version 1 is read too, trace_io.cpp says how):
+//   {"format": "tilescope-trace", "version": 2,
 //    "kernel": "conv2d_tiled_in", "backend": "cpu",
 //    "what_if": false, "what_if_reason": "",
 //    "plan": {"grid": [gx, gy, gz], "block_dim": [bx, by, bz], "shared_bytes": n, "radius": r,
@@ -23,9 +23,9 @@
 //   back as the same float) or "nan", "inf", "-inf". Events of a block are
 //   grouped by ascending thread, each thread's in program order.
 //
-// Binary format (version 1), all integers little-endian:
+// Binary format (version 2), all integers little-endian:
 //   bytes 0-7   magic "TSTRACE" followed by a 0 byte
-//   bytes 8-11  u32 version (1)
+//   bytes 8-11  u32 version (2)
 //   bytes 12-15 u32 H, the length of the header
 //   H bytes     the header: the JSON above without "event_fields", and with
 //               "blocks": [{"block": [x, y, z], "events": n}, ...]

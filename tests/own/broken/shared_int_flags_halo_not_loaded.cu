@@ -1,7 +1,9 @@
 // expect-exit: 1
 // expect-args: check --size 1000 --radius 2
 // expect-output: uninitialised reads
-// expect-output: uninitialised read on tile, inside, line 30
+// expect-output: uninitialised read on tile, line 32: 150
+// expect-output: uninitialised read on inside, line 32: 150
+// expect-no-output: tile, inside
 //
 // shared_int_flags_halo_not_loaded.cu -- the kernel of
 // good/conv1d_shared_int_flags_student.cu whose loading loop stops at TILE:

@@ -1,7 +1,10 @@
 // expect-exit: 1
 // expect-args: check --size 1000 --radius 7
-// expect-output: out of bounds: block (0), thread (14), store to inside[78] (78 elements), line 26
+// expect-output: out of bounds: block (0), thread (14), store to inside[78] (78 elements), line 30
 // expect-output: accesses out of bounds
+// expect-output: out of bounds on inside, line 31: 16
+// expect-output: out of bounds on tile, line 31: 16
+// expect-no-output: inside, tile
 //
 // shared_int_flags_past_end.cu -- the kernel of
 // good/conv1d_shared_int_flags_student.cu with its shared arrays sized for a
@@ -9,7 +12,8 @@
 // `<` belongs): at radius 7 the threads that load the last slot store to
 // tile[78] and inside[78], one past the end of arrays of 78. The two arrays
 // lie side by side in the block's shared memory; each is named by itself
-// (inside[78], not an element of the tile after it).
+// (inside[78], not an element of the tile after it), and line 31's accesses
+// past each array are counted apart, each on its own array.
 
 #include <cuda_runtime.h>
 
