@@ -173,6 +173,17 @@ struct Timing {
     std::string book, device;
 };
 
+// A run of one of the book's kernels on a case.
+RunRequest builtInRun(const KernelInfo& kernel, const Case& c, Backend backend) {
+    RunRequest r;
+    r.kernel = std::string(kernel.name);
+    r.entry = &kernel;
+    r.input = &c.input;
+    r.mask = &c.mask;
+    r.backend = backend;
+    return r;
+}
+
 // The plain kernels on the GPU: the student's (compiled with NVRTC in the
 // worker, the median of its repeats) against the book's tiled kernel at the
 // same size and mask (the median of as many runs). The book's time depends on
@@ -208,12 +219,7 @@ Result<Timing> timeRatio(const Spec& spec, const Case& c, const std::shared_ptr<
                             std::to_string(c.mask.width) + "x" + std::to_string(c.mask.height);
     auto known = bookMillis.find(key);
     if (known == bookMillis.end()) {
-        RunRequest b;
-        b.kernel = std::string(book->name);
-        b.entry = book;
-        b.input = &c.input;
-        b.mask = &c.mask;
-        b.backend = Backend::Cuda;
+        const RunRequest b = builtInRun(*book, c, Backend::Cuda);
         std::vector<double> times;
         for (int i = 0; i <= kRepeats; ++i) {  // the first is a warm-up
             auto run = runKernel(b);
@@ -466,12 +472,7 @@ Result<std::vector<Baseline>> measureBaselines(const Spec& spec) {
     if (!basic)
         return Error{ExitCode::Internal, "the basic kernel is missing from the catalogue"};
     for (const Case& c : spec.cases) {
-        RunRequest r;
-        r.kernel = std::string(basic->name);
-        r.entry = basic;
-        r.input = &c.input;
-        r.mask = &c.mask;
-        r.backend = Backend::Cpu;
+        RunRequest r = builtInRun(*basic, c, Backend::Cpu);
         r.trace = true;
         auto result = runKernel(r);
         if (!result || !result->trace)

@@ -321,6 +321,34 @@ void PgLabStore::unlock(PGconn* c) {
     query(c, "SELECT pg_advisory_unlock($1::bigint)", {std::to_string(kLabLock)}, f);
 }
 
+template <class Body>
+auto PgLabStore::holdingLabLock(PGconn* c, Body&& body) -> decltype(body()) {
+    if (Status s = lock(c); !s)
+        return s.error();
+    struct Unlock {
+        PgLabStore* store;
+        PGconn* c;
+        ~Unlock() { store->unlock(c); }
+    } unlock{this, c};
+    return body();
+}
+
+Result<PGconn*> PgLabStore::liveConnection() {
+    if (!m_conn || PQstatus(m_conn) != CONNECTION_OK)
+        return badInput(m_shown + ": the connection to the database was lost");
+    return m_conn;
+}
+
+Error PgLabStore::rollBack(PGconn* c, Error error) {
+    Failure ignored;
+    execute(c, "ROLLBACK", ignored);
+    return error;
+}
+
+Error PgLabStore::rollBack(PGconn* c, const std::string& why) {
+    return rollBack(c, badInput(m_shown + ": " + why));
+}
+
 Result<std::int64_t> PgLabStore::otherServers(PGconn* c) {
     Failure f;
     Rows r = query(c,
@@ -346,20 +374,14 @@ Result<std::unique_ptr<PgLabStore>> PgLabStore::open(const std::string& url, con
     std::unique_ptr<PgLabStore> store(new PgLabStore(url, shown, options, c));
 
     // One server at a time migrates; the others wait here, then find it done.
-    if (Status s = store->lock(c); !s)
+    if (Status s = store->holdingLabLock(c, [&] { return store->migrate(c, options.create); }); !s)
         return s.error();
-    struct Unlock {
-        PgLabStore* store;
-        PGconn* c;
-        ~Unlock() { store->unlock(c); }
-    } unlock{store.get(), c};
+    return store;
+}
 
+Status PgLabStore::migrate(PGconn* c, bool create) {
     Failure f;
-    auto fail = [&](const std::string& why) -> Error {
-        Failure ignored;
-        execute(c, "ROLLBACK", ignored);
-        return badInput(shown + ": " + why);
-    };
+    auto fail = [&](const std::string& why) { return rollBack(c, why); };
     if (!execute(c, "BEGIN", f))
         return fail(f.message);
     int version = 0;
@@ -380,7 +402,7 @@ Result<std::unique_ptr<PgLabStore>> PgLabStore::open(const std::string& url, con
             return fail(
                 "a PostgreSQL database of another program (tables, and no TileScope schema version): give "
                 "another database (createdb)");
-        if (!options.create)
+        if (!create)
             return fail("holds no TileScope lab (tilescope serve --roster roster.csv --db URL makes one)");
     }
     if (version > kSchemaVersion)
@@ -396,7 +418,7 @@ Result<std::unique_ptr<PgLabStore>> PgLabStore::open(const std::string& url, con
     }
     if (!execute(c, "COMMIT", f))
         return fail(f.message);
-    return store;
+    return success();
 }
 
 PgLabStore::~PgLabStore() {
@@ -425,83 +447,72 @@ Result<std::vector<LabStudent>> PgLabStore::syncRoster(const std::vector<RosterS
     const std::string from = (origin.host.empty() ? std::string() : origin.host + ":") + origin.file;
     {
         std::lock_guard guard(m_mutex);
-        PGconn* c = m_conn;
-        if (!c || PQstatus(c) != CONNECTION_OK)
-            return badInput(m_shown + ": the connection to the database was lost");
-        if (Status s = lock(c); !s)
+        auto c = liveConnection();
+        if (!c)
+            return c.error();
+        if (Status s = holdingLabLock(*c, [&] { return bringInRoster(*c, roster, hash, from, origin); }); !s)
             return s.error();
-        struct Unlock {
-            PgLabStore* store;
-            PGconn* c;
-            ~Unlock() { store->unlock(c); }
-        } unlock{this, c};
-        Failure f;
-        auto fail = [&](const std::string& why) -> Error {
-            Failure ignored;
-            execute(c, "ROLLBACK", ignored);
-            return badInput(m_shown + ": " + why);
-        };
-        if (!execute(c, "BEGIN", f))
-            return fail(f.message);
-        // The roster the servers already running were given.
-        Rows kept = query(
-            c, "SELECT key, value FROM lab WHERE key IN ('roster_hash', 'roster_from', 'roster_students')", {}, f);
-        if (!kept)
-            return fail(f.message);
-        std::map<std::string, std::string> was;
-        for (int i = 0; i < PQntuples(kept.get()); ++i)
-            was[text(kept, i, 0)] = text(kept, i, 1);
-        if (!was["roster_hash"].empty() && was["roster_hash"] != hash) {
-            auto others = otherServers(c);
-            if (!others) {
-                Failure ignored;
-                execute(c, "ROLLBACK", ignored);
-                return others.error();
-            }
-            if (*others > 0) {
-                Failure ignored;
-                execute(c, "ROLLBACK", ignored);
-                return badInput(origin.file + " (" + std::to_string(roster.size()) + " students, sha256 " +
-                                hash.substr(0, 12) + ") is not the roster the other servers of " + m_shown +
-                                " serve: " + was["roster_from"] + " (" + was["roster_students"] + " students, sha256 " +
-                                was["roster_hash"].substr(0, 12) + "; " + std::to_string(*others) +
-                                (*others == 1 ? " server" : " servers") +
-                                " connected): give every server the same roster, or stop them all to change it");
-            }
-        }
-        if (!execute(c, "UPDATE students SET active = 0", f))
-            return fail(f.message);
-        Rows most = query(c, "SELECT coalesce(max(added), 0) FROM students", {}, f);
-        if (!most)
-            return fail(f.message);
-        std::int64_t order = integer(most, 0, 0);
-        for (const RosterStudent& r : roster) {
-            // An id known already (in any case of its letters) keeps its token.
-            Rows found = query(c, "SELECT id FROM students WHERE lower(id) = lower($1)", {r.id}, f);
-            if (!found)
-                return fail(f.message);
-            const bool known = PQntuples(found.get()) > 0;
-            const std::vector<Param> params =
-                known ? std::vector<Param>{text(found, 0, 0), r.name, std::to_string(++order)}
-                      : std::vector<Param>{r.id, r.name, std::to_string(++order), newToken()};
-            if (!query(c,
-                       known
-                           ? "UPDATE students SET name = $2, active = 1, added = $3::bigint WHERE id = $1"
-                           : "INSERT INTO students (id, name, added, token, active) VALUES ($1, $2, $3::bigint, $4, 1)",
-                       params, f))
-                return fail(f.message);
-        }
-        for (const auto& [key, value] : std::map<std::string, std::string>{
-                 {"roster_hash", hash}, {"roster_from", from}, {"roster_students", std::to_string(roster.size())}})
-            if (!query(c,
-                       "INSERT INTO lab (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = "
-                       "excluded.value",
-                       {key, value}, f))
-                return fail(f.message);
-        if (!execute(c, "COMMIT", f))
-            return fail(f.message);
     }
     return students();
+}
+
+Status PgLabStore::bringInRoster(PGconn* c, const std::vector<RosterStudent>& roster, const std::string& hash,
+                                 const std::string& from, const RosterOrigin& origin) {
+    Failure f;
+    auto fail = [&](const std::string& why) { return rollBack(c, why); };
+    if (!execute(c, "BEGIN", f))
+        return fail(f.message);
+    // The roster the servers already running were given.
+    Rows kept =
+        query(c, "SELECT key, value FROM lab WHERE key IN ('roster_hash', 'roster_from', 'roster_students')", {}, f);
+    if (!kept)
+        return fail(f.message);
+    std::map<std::string, std::string> was;
+    for (int i = 0; i < PQntuples(kept.get()); ++i)
+        was[text(kept, i, 0)] = text(kept, i, 1);
+    if (!was["roster_hash"].empty() && was["roster_hash"] != hash) {
+        auto others = otherServers(c);
+        if (!others)
+            return rollBack(c, others.error());
+        if (*others > 0)
+            return rollBack(
+                c, badInput(origin.file + " (" + std::to_string(roster.size()) + " students, sha256 " +
+                            hash.substr(0, 12) + ") is not the roster the other servers of " + m_shown +
+                            " serve: " + was["roster_from"] + " (" + was["roster_students"] + " students, sha256 " +
+                            was["roster_hash"].substr(0, 12) + "; " + std::to_string(*others) +
+                            (*others == 1 ? " server" : " servers") +
+                            " connected): give every server the same roster, or stop them all to change it"));
+    }
+    if (!execute(c, "UPDATE students SET active = 0", f))
+        return fail(f.message);
+    Rows most = query(c, "SELECT coalesce(max(added), 0) FROM students", {}, f);
+    if (!most)
+        return fail(f.message);
+    std::int64_t order = integer(most, 0, 0);
+    for (const RosterStudent& r : roster) {
+        // An id known already (in any case of its letters) keeps its token.
+        Rows found = query(c, "SELECT id FROM students WHERE lower(id) = lower($1)", {r.id}, f);
+        if (!found)
+            return fail(f.message);
+        const bool known = PQntuples(found.get()) > 0;
+        const std::vector<Param> params = known ? std::vector<Param>{text(found, 0, 0), r.name, std::to_string(++order)}
+                                                : std::vector<Param>{r.id, r.name, std::to_string(++order), newToken()};
+        if (!query(c,
+                   known ? "UPDATE students SET name = $2, active = 1, added = $3::bigint WHERE id = $1"
+                         : "INSERT INTO students (id, name, added, token, active) VALUES ($1, $2, $3::bigint, $4, 1)",
+                   params, f))
+            return fail(f.message);
+    }
+    for (const auto& [key, value] : std::map<std::string, std::string>{
+             {"roster_hash", hash}, {"roster_from", from}, {"roster_students", std::to_string(roster.size())}})
+        if (!query(c,
+                   "INSERT INTO lab (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = "
+                   "excluded.value",
+                   {key, value}, f))
+            return fail(f.message);
+    if (!execute(c, "COMMIT", f))
+        return fail(f.message);
+    return success();
 }
 
 Result<std::vector<LabStudent>> PgLabStore::students() {
@@ -524,16 +535,13 @@ Result<std::vector<LabStudent>> PgLabStore::allStudents() {
 
 Result<std::string> PgLabStore::teacherToken(const std::string& given) {
     std::lock_guard guard(m_mutex);
-    PGconn* c = m_conn;
-    if (!c || PQstatus(c) != CONNECTION_OK)
-        return badInput(m_shown + ": the connection to the database was lost");
-    if (Status s = lock(c); !s)
-        return s.error();
-    struct Unlock {
-        PgLabStore* store;
-        PGconn* c;
-        ~Unlock() { store->unlock(c); }
-    } unlock{this, c};
+    auto c = liveConnection();
+    if (!c)
+        return c.error();
+    return holdingLabLock(*c, [&] { return keepTeacherToken(*c, given); });
+}
+
+Result<std::string> PgLabStore::keepTeacherToken(PGconn* c, const std::string& given) {
     Failure f;
     Rows kept = query(c, "SELECT value FROM lab WHERE key = 'teacher_token'", {}, f);
     if (!kept)

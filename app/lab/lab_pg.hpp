@@ -71,9 +71,26 @@ private:
     // database is away (a restart), until StoreOptions::reconnectSeconds.
     template <class T, class Op>
     Result<T> run(Op&& op);
-    // The lab's advisory lock, held for a migration or a roster.
+    // The lab's advisory lock, held for a migration, a roster or the
+    // teacher's token: `body` runs holding it, and it is let go however
+    // `body` ends. The caller holds m_mutex (or the connection is its own).
+    template <class Body>
+    auto holdingLabLock(pg_conn* c, Body&& body) -> decltype(body());
     Status lock(pg_conn* c);
     void unlock(pg_conn* c);
+    // The open connection, for a step that cannot simply be asked again
+    // (it holds the lab's lock): the caller holds m_mutex.
+    Result<pg_conn*> liveConnection();
+    // A transaction given up: rolled back, and `why` (after the URL) or `error` returned.
+    Error rollBack(pg_conn* c, const std::string& why);
+    Error rollBack(pg_conn* c, Error error);
+    // The steps taken holding the lab's lock: the schema brought up to date
+    // (`create`: in a new database), the roster brought in, the teacher's
+    // token kept or made.
+    Status migrate(pg_conn* c, bool create);
+    Status bringInRoster(pg_conn* c, const std::vector<RosterStudent>& roster, const std::string& hash,
+                         const std::string& from, const RosterOrigin& origin);
+    Result<std::string> keepTeacherToken(pg_conn* c, const std::string& given);
     // How many other servers (by application name) are connected now.
     Result<std::int64_t> otherServers(pg_conn* c);
 

@@ -1,9 +1,9 @@
 // The lab's schema: one list of versions for both databases. kMigrations[v]
 // takes a database of version v to version v + 1, written once for SQLite
-// and once for PostgreSQL; the two make the same tables with the same
-// columns in the same order (tests/lab_pg_test.cpp compares them). A new
-// version appends one pair; an old one is never edited: databases of that
-// version exist.
+// and once for PostgreSQL (where the SQL is the same, one text serves
+// both); the two make the same tables with the same columns in the same
+// order (tests/lab_pg_test.cpp compares them). A new version appends one
+// pair; an old one is never edited: databases of that version exist.
 //
 // Where the version is kept: SQLite's PRAGMA user_version; PostgreSQL's
 // table tilescope_schema (one row), made by the first migration.
@@ -24,6 +24,15 @@ struct Migration {
     const char* sqlite;
     const char* postgresql;
 };
+
+// 2 -> 3: a client's request key, recorded once per student; the server
+// that answered. (NULL keys, the records of older versions and of clients
+// that send none, never collide.)
+inline constexpr const char* kRequestKeysAndServers = R"sql(
+ALTER TABLE checks ADD COLUMN request_key TEXT;
+ALTER TABLE checks ADD COLUMN server TEXT NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX checks_once ON checks (student, request_key);
+)sql";
 
 inline constexpr std::array<Migration, kSchemaVersion> kMigrations{{
     // 0 -> 1
@@ -109,19 +118,8 @@ UPDATE students SET added = n.place
     WHERE students.id = n.id;
 CREATE INDEX checks_by_student ON checks (student, id);
 )sql"},
-    // 2 -> 3: a client's request key, recorded once per student; the server
-    // that answered. (NULL keys, the records of older versions and of
-    // clients that send none, never collide.)
-    {R"sql(
-ALTER TABLE checks ADD COLUMN request_key TEXT;
-ALTER TABLE checks ADD COLUMN server TEXT NOT NULL DEFAULT '';
-CREATE UNIQUE INDEX checks_once ON checks (student, request_key);
-)sql",
-     R"sql(
-ALTER TABLE checks ADD COLUMN request_key TEXT;
-ALTER TABLE checks ADD COLUMN server TEXT NOT NULL DEFAULT '';
-CREATE UNIQUE INDEX checks_once ON checks (student, request_key);
-)sql"},
+    // 2 -> 3: one text, the same SQL in both.
+    {kRequestKeysAndServers, kRequestKeysAndServers},
 }};
 
 }  // namespace tilescope::lab
