@@ -122,7 +122,9 @@ void ResultPanel::draw(bool* open) {
     if (!m_drawProblem.empty())
         problemMessage(theme, m_context.probe, "result.problem.draw", m_drawProblem);
     drawImages();
+    const float statusTop = ImGui::GetCursorPosY();
     drawStatus();
+    m_statusHeight = ImGui::GetCursorPosY() - statusTop;
     ImGui::End();
 }
 
@@ -182,9 +184,11 @@ void ResultPanel::drawImages() {
     // Room for the captions above and the status lines below.
     const float line = ImGui::GetTextLineHeightWithSpacing();
     ImVec2 space = ImGui::GetContentRegionAvail();
-    // Two lines more when barriers are dropped or outputs are wrong: the status says so.
+    // The status lines' height as the last frame drew them (wrapped to this
+    // width); before one was drawn, a guess: two lines more when barriers
+    // are dropped or outputs are wrong, the status says so.
     const bool more = m_shown && (m_shown->job.drop.any() || m_shown->wrongCount > 0);
-    space.y -= line * (more ? 5.5f : 3.5f);
+    space.y -= m_statusHeight > 0.0f ? m_statusHeight + line * 0.5f : line * (more ? 5.5f : 3.5f);
     const float gap = theme.fontPixels * 1.5f;
     const float maxCell = theme.fontPixels * 5.0f;  // a 7-element array stays a row of readable cells
 

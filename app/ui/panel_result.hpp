@@ -43,6 +43,7 @@ private:
     gfx::ColorMappedImage m_outputImage;
     std::string m_drawProblem;  // an image OpenGL cannot hold
     bool m_wrongMarked = false;  // the wrong outputs are marked on the image (this frame)
+    float m_statusHeight = 0.0f; // the status lines' height, as the last frame drew them
 };
 
 }  // namespace tilescope::ui
