@@ -248,6 +248,14 @@ private:
     void openLiveStudent(std::size_t index);
     void showClassNow();
 
+    // open()'s steps: the settings to start from (saved, or the command
+    // line's); the window and ImGui; the models the panels draw from, and
+    // the panels; what the command line asked to open (a kernel file, a
+    // class, lessons, a mask, a trace).
+    void chooseStartSettings();
+    Status openWindow();
+    void makeModels();
+    Status openWhatWasAsked();
     // The panels of the table, made from what each draws (make_panel.hpp).
     void makePanels();
     Panel& panel(PanelId id) { return *m_panels[static_cast<std::size_t>(id)]; }

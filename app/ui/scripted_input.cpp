@@ -3,7 +3,6 @@
 #include <cctype>
 #include <utility>
 
-#include "ui/app.hpp"
 #include "ui/layout_probe.hpp"
 
 namespace tilescope::ui {
@@ -123,25 +122,6 @@ void ScriptedInput::feed(const LayoutProbe& probe) {
         m_frame = 0;
         ++m_next;
     }
-}
-
-// [SECTION] The App's side
-
-Status App::playInput(const std::vector<std::string>& steps) {
-    auto input = ScriptedInput::parse(steps);
-    if (!input)
-        return input.error();
-    m_input = std::make_unique<ScriptedInput>(std::move(*input));
-    return success();
-}
-
-bool App::playingInput() const {
-    return m_input && !m_input->done();
-}
-
-const std::string& App::inputError() const {
-    static const std::string none;
-    return m_input ? m_input->error() : none;
 }
 
 }  // namespace tilescope::ui
