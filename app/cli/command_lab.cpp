@@ -15,7 +15,7 @@
 #include "grade/spec.hpp"
 #include "grade/submissions.hpp"
 #include "io/whole_file.hpp"
-#include "lab/lab_store.hpp"
+#include "lab/open_store.hpp"
 
 namespace tilescope::cli {
 

@@ -8,9 +8,10 @@
 //
 // Both hold the same schema (students, checks, kernels, lab), brought up to
 // kSchemaVersion by the migrations of lab_schema.hpp, one list of versions
-// with each version's SQL in each database's dialect. openLabStore() picks
-// the database by what --db names. No HTTP, no UI: the server and the
-// command line call this, and tests call it on databases of their own.
+// with each version's SQL in each database's dialect. openLabStore()
+// (open_store.hpp) picks the database by what --db names. No HTTP, no UI:
+// the server and the command line call this, and tests call it on databases
+// of their own.
 #pragma once
 
 #include <cstdint>
@@ -158,13 +159,6 @@ struct StoreOptions {
     std::function<void(const std::string&)> note;
 };
 
-// The database --db names: a postgresql:// (or postgres://) URL, else an
-// SQLite file. One line for each database that cannot be used.
-Result<std::unique_ptr<LabStore>> openLabStore(const std::string& where, const StoreOptions& options);
-
-bool isPostgresUrl(std::string_view where);
-// Whether this build can open PostgreSQL databases (it was built with libpq).
-bool postgresSupported();
 
 // SHA-256 of `text`, as 64 hex digits (base/sha256.hpp).
 using base::sha256Hex;

@@ -25,7 +25,7 @@
 
 #include "cli/self_check.hpp"
 #include "exec/backend.hpp"
-#include "lab/lab_store.hpp"
+#include "lab/open_store.hpp"
 #include "lab/roster.hpp"
 #include "own/compile_cache.hpp"
 #include "serve/limits.hpp"
