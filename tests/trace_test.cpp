@@ -20,7 +20,7 @@
 
 #include "core/kernel_catalogue.hpp"
 #include "api/runner.hpp"
-#include "cli/options.hpp"
+#include "request/request.hpp"
 #include "reference/reference.hpp"
 #include "test_support.hpp"
 #include "trace/classify.hpp"
@@ -1359,12 +1359,12 @@ TEST(TraceArrays, AGpuRecordedTraceGivesBackItsInputMaskAndAnOutputThatAgrees) {
     ASSERT_EQ(trace->backend, "cuda");
     const TracedArrays t = arraysOfTrace(*trace);
 
-    cli::KernelOptions options;
+    request::KernelOptions options;
     options.kernel = "conv2d_tiled_in";
     options.size = "128x128";
     options.radius = 2;
-    cli::Loaded loaded;
-    ASSERT_TRUE(cli::load(options, loaded).ok());
+    request::Loaded loaded;
+    ASSERT_TRUE(request::load(options, loaded).ok());
     EXPECT_EQ(t.inputCellsRead(), 128u * 128u);
     EXPECT_EQ(t.input.data, loaded.input.data);
     EXPECT_TRUE(t.maskComplete);

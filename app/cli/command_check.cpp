@@ -24,7 +24,7 @@
 #include <system_error>
 #include <thread>
 
-#include "cli/check_json.hpp"
+#include "request/check_json.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "core/kernel_catalogue.hpp"
@@ -60,10 +60,10 @@ int runCheck(const CheckOptions& o) {
         return fail(Error{ExitCode::Internal, "the run returned no trace"});
     const Trace& t = *result->trace;
     const ProblemSet& problems = *result->problems;
-    const std::string drop = droppedBarriersText(loaded, *result);
+    const std::string drop = request::droppedBarriersText(loaded, *result);
 
     if (o.json) {
-        const Json j = checkJson(loaded, *result);
+        const Json j = request::checkJson(loaded, *result);
         std::printf("%s\n", j.dump(2).c_str());
     } else {
         std::array<int, kProblemKindCount> printed{};

@@ -3,7 +3,7 @@
 // panel. One line per student as graded, then a summary. Exit codes: 0 the
 // grading completed (whatever the scores), 2 bad input (the spec, the
 // submissions folder, the results folder), 3 the pipeline failed its
-// self-check (cli/self_check.hpp) and nothing was graded.
+// self-check (request/self_check.hpp) and nothing was graded.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,7 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/grade_class.hpp"
 #include "cli/options.hpp"
-#include "cli/self_check.hpp"
+#include "request/self_check.hpp"
 #include "exec/backend.hpp"
 #include "grade/grader.hpp"
 #include "grade/reports.hpp"
@@ -156,13 +156,13 @@ Status checkResultsFolder(const fs::path& out) {
 }
 
 Status gradingSelfCheck(const grade::Spec& spec, own::SandboxMode sandbox, double timeLimit) {
-    SelfCheckOptions check;
+    request::SelfCheckOptions check;
     check.sandbox = sandbox;
     check.timeLimitSeconds = timeLimit > 0 ? timeLimit : spec.timeLimitSeconds;
     for (const grade::Case& c : spec.cases)
         check.cuda = check.cuda || (c.require.maxTimeRatio && gpuAvailable());
     std::string said;
-    if (Status s = selfCheck(check, &said); !s)
+    if (Status s = request::selfCheck(check, &said); !s)
         return Error{s.error().code, s.error().message + "; nothing was graded"};
     std::fprintf(stderr, "tilescope grade: %s\n", said.c_str());
     return success();

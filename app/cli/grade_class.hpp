@@ -34,7 +34,7 @@ std::string sandboxName(own::SandboxMode mode);
 // --out: a folder, or nothing yet (it is made); anything else is bad input.
 Status checkResultsFolder(const std::filesystem::path& out);
 
-// The self-check (cli/self_check.hpp) in the sandbox grading uses, with the
+// The self-check (request/self_check.hpp) in the sandbox grading uses, with the
 // GPU where a case of the spec times the kernel there; says what it did on
 // stderr.
 Status gradingSelfCheck(const grade::Spec& spec, own::SandboxMode sandbox, double timeLimit);

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "cli/check_json.hpp"
+#include "request/check_json.hpp"
 #include "own/served_run.hpp"
 #include "serve/limits.hpp"
 #include "trace/trace_io.hpp"
@@ -256,7 +256,7 @@ Answer runJob(const ApiRequest& request, const JobSettings& settings, Job job) {
                {"reason", "this server runs kernels on the CPU only (tilescope serve --backend cpu)"}};
         return jsonAnswer(j, "backend");
     }
-    cli::KernelOptions o;
+    request::KernelOptions o;
     o.kernelFile = kFileName;
     o.kernelText = request.kernel;
     o.size = request.size;
@@ -272,8 +272,8 @@ Answer runJob(const ApiRequest& request, const JobSettings& settings, Job job) {
     o.compile.timeLimitSeconds = settings.compileLimitSeconds;
     o.compile.sandbox = settings.sandbox;
 
-    cli::Loaded loaded;
-    if (Status s = cli::load(o, loaded); !s) {
+    request::Loaded loaded;
+    if (Status s = request::load(o, loaded); !s) {
         const Error& e = s.error();
         if (!loaded.own && e.code == ExitCode::BadInput) {
             // The translator or the compiler refused the file.
@@ -311,7 +311,7 @@ Answer runJob(const ApiRequest& request, const JobSettings& settings, Job job) {
     if (!result->trace || !result->problems)
         return errorAnswer(500, "internal", "the run returned no trace");
     const std::string verdict = result->problems->clean() ? "clean" : "problems";
-    const Json report = cli::checkJson(loaded, *result);
+    const Json report = request::checkJson(loaded, *result);
     auto recorded = [&](Answer a) {
         a.problems = report["groups"].dump(-1, ' ', false, Json::error_handler_t::replace);
         a.backend = whereItRan(*result);

@@ -23,7 +23,7 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/self_check.hpp"
+#include "request/self_check.hpp"
 #include "exec/backend.hpp"
 #include "lab/open_store.hpp"
 #include "lab/roster.hpp"
@@ -341,13 +341,13 @@ int runServer(const ServeOptions& o) {
     // The pipeline itself, before any student's kernel: a right kernel file
     // through the same sandbox and backends as theirs.
     {
-        cli::SelfCheckOptions check;
+        request::SelfCheckOptions check;
         check.sandbox = o.job.sandbox;
         check.cuda = gpu;
         check.timeLimitSeconds = o.job.timeLimitSeconds;
         check.compileLimitSeconds = o.job.compileLimitSeconds;
         std::string said;
-        if (Status s = cli::selfCheck(check, &said); !s) {
+        if (Status s = request::selfCheck(check, &said); !s) {
             std::fprintf(stderr, "tilescope: %s; nothing is served (docs/serve.md)\n", s.error().message.c_str());
             return 3;
         }

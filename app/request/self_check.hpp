@@ -11,7 +11,7 @@
 #include "core/result.hpp"
 #include "own/sandbox.hpp"
 
-namespace tilescope::cli {
+namespace tilescope::request {
 
 struct SelfCheckOptions {
     own::SandboxMode sandbox = own::SandboxMode::Required;
@@ -27,4 +27,4 @@ Status selfCheck(const SelfCheckOptions& options, std::string* said = nullptr);
 // The built-in kernel file's text (a tiled 2D convolution with its barrier).
 const char* selfCheckKernel();
 
-}  // namespace tilescope::cli
+}  // namespace tilescope::request

@@ -1,12 +1,12 @@
-#include "cli/self_check.hpp"
+#include "request/self_check.hpp"
 
 #include <chrono>
 #include <cstdio>
 
-#include "cli/options.hpp"
+#include "request/request.hpp"
 #include "trace/problems.hpp"
 
-namespace tilescope::cli {
+namespace tilescope::request {
 
 namespace {
 
@@ -115,4 +115,4 @@ Status selfCheck(const SelfCheckOptions& options, std::string* said) {
     return success();
 }
 
-}  // namespace tilescope::cli
+}  // namespace tilescope::request

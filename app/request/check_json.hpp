@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "cli/options.hpp"
+#include "request/request.hpp"
 
-namespace tilescope::cli {
+namespace tilescope::request {
 
 // "__syncthreads() dropped at line 23, warps reverse", or empty when every
 // barrier is kept.
@@ -18,4 +18,4 @@ std::string droppedBarriersText(const Loaded& loaded, const RunResult& result);
 // trace and problems (a run with RunRequest::check on).
 Json checkJson(const Loaded& loaded, const RunResult& result);
 
-}  // namespace tilescope::cli
+}  // namespace tilescope::request

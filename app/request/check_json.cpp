@@ -1,9 +1,9 @@
-#include "cli/check_json.hpp"
+#include "request/check_json.hpp"
 
 #include "core/kernel_catalogue.hpp"
 #include "trace/problems.hpp"
 
-namespace tilescope::cli {
+namespace tilescope::request {
 
 namespace {
 
@@ -100,4 +100,4 @@ Json checkJson(const Loaded& loaded, const RunResult& result) {
     return j;
 }
 
-}  // namespace tilescope::cli
+}  // namespace tilescope::request
