@@ -626,13 +626,18 @@ TEST(OwnSharedParts, AnAccessOutsideOneOfSeveral2DArraysIsNamedByIt) {
     for (const ProblemGroup& g : run->problems->groups)
         if (g.kind == ProblemKind::OutOfBounds) groups[groupArrayName(t, g)] += g.count;
     EXPECT_EQ(groups, (std::map<std::string, std::uint64_t>{{"a", 1}, {"b", 8}}));
-    std::set<std::string> words;
-    for (const ProblemReport& p : run->problems->items)
-        if (p.kind == ProblemKind::OutOfBounds) {
-            EXPECT_EQ(problemPart(t, p), p.subscripts.part);
-            const std::string line = problemLine(t, p);
-            words.insert(line.substr(line.find("load of "), line.find(", step") - line.find("load of ")));
-        }
+    // Each access outside, in words, from "load of" to its line.
+    const auto outsideWords = [](const Trace& trace, const ProblemSet& problems) {
+        std::set<std::string> out;
+        for (const ProblemReport& p : problems.items)
+            if (p.kind == ProblemKind::OutOfBounds) {
+                EXPECT_EQ(problemPart(trace, p), p.subscripts.part);
+                const std::string line = problemLine(trace, p);
+                out.insert(line.substr(line.find("load of "), line.find(", step") - line.find("load of ")));
+            }
+        return out;
+    };
+    const std::set<std::string> words = outsideWords(t, *run->problems);
     EXPECT_TRUE(words.count("load of a[2][8]: column 8 of 8 columns, line 14")) << ::testing::PrintToString(words);
     EXPECT_TRUE(words.count("load of b[2][0]: row 2 of 2 rows, line 13")) << ::testing::PrintToString(words);
     EXPECT_NE(run->faults.firstOutside.find(": b[2][0]: row 2 of 2 rows"), std::string::npos)
@@ -641,14 +646,7 @@ TEST(OwnSharedParts, AnAccessOutsideOneOfSeveral2DArraysIsNamedByIt) {
     // A trace file keeps the part: read back, the same words.
     auto back = traceFromJson(traceToJson(t), (*kernel)->info);
     ASSERT_TRUE(back) << back.error().message;
-    const ProblemSet again = detectProblems(*back);
-    std::set<std::string> wordsBack;
-    for (const ProblemReport& p : again.items)
-        if (p.kind == ProblemKind::OutOfBounds) {
-            const std::string line = problemLine(*back, p);
-            wordsBack.insert(line.substr(line.find("load of "), line.find(", step") - line.find("load of ")));
-        }
-    EXPECT_EQ(wordsBack, words);
+    EXPECT_EQ(outsideWords(*back, detectProblems(*back)), words);
 }
 
 // A 3D shared array of one plane is named by plane, row and column, as it is written.

@@ -2,24 +2,11 @@
 
 #include "core/kernel_catalogue.hpp"
 #include "trace/problems.hpp"
+#include "trace/trace_io.hpp"
 
 namespace tilescope::request {
 
 namespace {
-
-const char* spaceText(Space s) {
-    switch (s) {
-        case Space::Global:
-            return "global";
-        case Space::Shared:
-            return "shared";
-        case Space::Constant:
-            return "constant";
-        case Space::Register:
-            return "register";
-    }
-    return "global";
-}
 
 Json accessJson(const Trace& t, const ProblemAccess& a) {
     if (!a.valid())
@@ -75,7 +62,7 @@ Json checkJson(const Loaded& loaded, const RunResult& result) {
         Json item{{"kind", problemKindKey(p.kind)},
                   {"order", hazardOrderName(p.order)},
                   {"array", p.array < kArrayCount ? Json(arrayName(t, p.array, problemPart(t, p))) : Json(nullptr)},
-                  {"space", p.array < kArrayCount ? Json(spaceText(t.arrays[p.array].space)) : Json(nullptr)},
+                  {"space", p.array < kArrayCount ? Json(spaceName(t.arrays[p.array].space)) : Json(nullptr)},
                   {"index", p.index},
                   {"element", p.array < kArrayCount ? Json(elementName(t, p.array, p.index)) : Json(nullptr)},
                   {"first", accessJson(t, p.first)},

@@ -21,16 +21,6 @@ namespace tilescope {
 
 using Json = nlohmann::ordered_json;
 
-namespace {
-
-constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
-// Version 2 records an access outside a 2D array with the shared array it
-// went through (event.hpp's subscriptIndex); version 1's records, subscripts
-// alone in 15 bits each, are read and recorded again (upgradeVersion1).
-constexpr std::uint32_t kVersion = 2;
-
-// [SECTION] Names
-
 const char* spaceName(Space s) {
     switch (s) {
         case Space::Global:
@@ -44,6 +34,16 @@ const char* spaceName(Space s) {
     }
     return "global";
 }
+
+namespace {
+
+constexpr char kMagic[8] = {'T', 'S', 'T', 'R', 'A', 'C', 'E', '\0'};
+// Version 2 records an access outside a 2D array with the shared array it
+// went through (event.hpp's subscriptIndex); version 1's records, subscripts
+// alone in 15 bits each, are read and recorded again (upgradeVersion1).
+constexpr std::uint32_t kVersion = 2;
+
+// [SECTION] Names
 
 bool spaceFromName(const std::string& n, Space& s) {
     for (Space c : {Space::Global, Space::Shared, Space::Constant, Space::Register})

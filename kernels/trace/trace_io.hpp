@@ -67,6 +67,8 @@ constexpr std::size_t kJsonEventLimit = 100'000;
 // Auto: ".json" -> Json, ".tstrace" -> Binary, otherwise by size.
 TraceFormat chooseFormat(const std::string& path, std::size_t events, TraceFormat requested);
 const char* formatName(TraceFormat format);  // "json", "binary", "auto"
+// An array's space as the trace files and the reports write it: "global", "shared", "constant", "register".
+const char* spaceName(Space space);
 
 // Reading needs the kernel's catalogue entry: a kernel of the catalogue is
 // found by its name; a student's own kernel file (`tilescope serve`'s

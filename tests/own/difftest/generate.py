@@ -2142,29 +2142,17 @@ class Generator:
             v.drift = abs(start)
             return True
         if kind == "auto":
-            if self.chance(0.7):
-                e = self.gen_float(ctx, 2)
-                if e.elem:
-                    return False
-                if is_int(e.ty):
-                    # A float expression may be an integer (a bool parameter, an int):
-                    # auto then deduces that type, and the copy is an integer local
-                    # (-- on a bool is not C++).
-                    if e.ty == "bool":
-                        return False
-                    lo, hi = e.rng_in(e.ty)
-                    self.line(out, indent, "auto %s = %s;" % (name, e.text))
-                    self.declare(Var(name, e.ty, lo, hi, tags=e.tags & {"fixed-int"}))
-                    return True
-                self.line(out, indent, "auto %s = %s;" % (name, e.text))
-                self.declare(Var(name, e.ty, mag=e.mag, kind="float"))
-                return True
-            e = self.gen_int(ctx, 1, -100000, 100000)
-            if e.ty == "bool":
+            # A float expression may be an integer (a bool parameter, an int):
+            # auto then deduces that type, and the copy is an integer local.
+            e = self.gen_float(ctx, 2) if self.chance(0.7) else self.gen_int(ctx, 1, -100000, 100000)
+            if e.elem or e.ty == "bool":  # (-- on a bool is not C++)
                 return False
-            lo, hi = e.rng_in(e.ty)
             self.line(out, indent, "auto %s = %s;" % (name, e.text))
-            self.declare(Var(name, e.ty, lo, hi, tags=e.tags & {"fixed-int"}))
+            if is_int(e.ty):
+                lo, hi = e.rng_in(e.ty)
+                self.declare(Var(name, e.ty, lo, hi, tags=e.tags & {"fixed-int"}))
+            else:
+                self.declare(Var(name, e.ty, mag=e.mag, kind="float"))
             return True
         # Copies of, references to, and assignments into an element this thread owns.
         choices = []
