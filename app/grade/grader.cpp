@@ -327,7 +327,7 @@ CaseResult gradeCase(const Spec& spec, const Case& c, const Baseline& baseline,
                 for (const ProblemReport& r2 : problems.items) {
                     const unsigned l1 = r2.first.valid() ? r2.first.line : 0;
                     const unsigned l2 = r2.second.valid() ? r2.second.line : 0;
-                    if (r2.kind != g.kind || r2.order != g.order || problemPart(t, r2) != g.part)
+                    if (r2.kind != g.kind || r2.order != g.order || r2.part != g.part)
                         continue;
                     if (g.kind != ProblemKind::WrongResult &&
                         (l1 != g.firstLine || (g.secondLine && l2 != g.secondLine)))

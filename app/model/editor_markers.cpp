@@ -7,8 +7,8 @@ namespace tilescope::ui {
 
 namespace {
 
-bool inGroup(const Trace& trace, const ProblemReport& p, const ProblemGroup& g) {
-    return p.kind == g.kind && p.order == g.order && p.array == g.array && problemPart(trace, p) == g.part &&
+bool inGroup(const ProblemReport& p, const ProblemGroup& g) {
+    return p.kind == g.kind && p.order == g.order && p.array == g.array && p.part == g.part &&
            (p.first.valid() ? p.first.line : 0u) == g.firstLine &&
            (p.second.valid() ? p.second.line : 0u) == g.secondLine;
 }
@@ -43,7 +43,7 @@ std::vector<EditorMarker> problemMarkers(const ProblemSet& set, const Trace& tra
         m.problemKind = g.kind;
         m.text = problemGroupText(g, trace);
         const auto item = std::find_if(set.items.begin(), set.items.end(),
-                                       [&](const ProblemReport& p) { return inGroup(trace, p, g); });
+                                       [&](const ProblemReport& p) { return inGroup(p, g); });
         if (item != set.items.end())
             m.problem = static_cast<std::size_t>(item - set.items.begin());
         const std::string array =

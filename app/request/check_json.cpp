@@ -61,7 +61,7 @@ Json checkJson(const Loaded& loaded, const RunResult& result) {
     for (const ProblemReport& p : problems.items) {
         Json item{{"kind", problemKindKey(p.kind)},
                   {"order", hazardOrderName(p.order)},
-                  {"array", p.array < kArrayCount ? Json(arrayName(t, p.array, problemPart(t, p))) : Json(nullptr)},
+                  {"array", p.array < kArrayCount ? Json(arrayName(t, p.array, p.part)) : Json(nullptr)},
                   {"space", p.array < kArrayCount ? Json(spaceName(t.arrays[p.array].space)) : Json(nullptr)},
                   {"index", p.index},
                   {"element", p.array < kArrayCount ? Json(elementName(t, p.array, p.index)) : Json(nullptr)},
@@ -75,7 +75,7 @@ Json checkJson(const Loaded& loaded, const RunResult& result) {
             item["returned"] = p.returned;  // they returned before the barrier, rather than wait at another
         }
         if (p.subscripts.rows > 0) {
-            item["element"] = subscriptedName(arrayName(t, p.array, problemPart(t, p)), p.subscripts);
+            item["element"] = subscriptedName(arrayName(t, p.array, p.part), p.subscripts);
             item["subscripts"] = {{"row", p.subscripts.row},
                                   {"column", p.subscripts.col},
                                   {"rows", p.subscripts.rows},

@@ -24,11 +24,6 @@ std::vector<std::size_t> KernelDeclaration::sharedInMemoryOrder() const {
     return order;
 }
 
-int KernelDeclaration::sharedPart(std::size_t declaration) const {
-    const std::vector<std::size_t> order = sharedInMemoryOrder();
-    return static_cast<int>(std::find(order.begin(), order.end(), declaration) - order.begin());
-}
-
 std::string Diagnostic::text() const {
     std::string s = path;
     if (line > 0) s += ":" + std::to_string(line);

@@ -60,7 +60,6 @@ struct KernelDeclaration {
     // order): the order of the trace's SharedParts, and each array's
     // Subscript2D::part is its place in it.
     std::vector<std::size_t> sharedInMemoryOrder() const;
-    int sharedPart(std::size_t declaration) const;
 };
 
 struct Translation {

@@ -382,10 +382,14 @@ void Translator::kernel(CXCursor c, const std::string& name, unsigned line, cons
     // Dynamic arrays start after the static ones.
     for (SharedDeclaration& s : declared.shared)
         if (s.dynamic) s.offset = declared.staticSharedFloats;
+    // Each array's part (Subscript2D::part): its place among them by offset.
+    const std::vector<std::size_t> inMemory = declared.sharedInMemoryOrder();
+    std::vector<int> partOf(inMemory.size());
+    for (std::size_t place = 0; place < inMemory.size(); ++place) partOf[inMemory[place]] = static_cast<int>(place);
     for (const auto& [offset, s, later] : m_sharedEdits) {
         const SharedDeclaration& d = declared.shared[s];
         const int at = d.dynamic ? declared.staticSharedFloats : d.offset;
-        const std::string part = ", " + std::to_string(declared.sharedPart(s));  // Subscript2D::part
+        const std::string part = ", " + std::to_string(partOf[s]);
         std::string text;
         if (d.dynamic)
             text = "SharedArray<float> " + d.name + " = tsDynamicShared(" + std::to_string(at) + ")";

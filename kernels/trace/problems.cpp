@@ -168,7 +168,10 @@ Subscript2D subscriptsOf(const Trace& trace, std::uint8_t array, std::int32_t in
                        array == kArrayShared ? part : -1};
 }
 
-int problemPart(const Trace& trace, const ProblemReport& p) {
+namespace {
+
+// ProblemReport::part, worked out once as the detector adds the report.
+int partOf(const Trace& trace, const ProblemReport& p) {
     if (p.array != kArrayShared) return -1;
     const std::vector<SharedPart>& parts = trace.arrays[kArrayShared].parts;
     if (parts.empty()) return -1;
@@ -179,6 +182,8 @@ int problemPart(const Trace& trace, const ProblemReport& p) {
     const bool outside = p.kind == ProblemKind::OutOfBounds;
     return static_cast<int>(outside ? partOutside(parts, p.index) : partHolding(parts, p.index));
 }
+
+}  // namespace
 
 std::string arrayName(const Trace& trace, std::uint8_t array, int part) {
     if (array >= kArrayCount) return "?";
@@ -253,7 +258,8 @@ private:
 
     void add(ProblemReport p) {
         const auto k = static_cast<std::size_t>(p.kind);
-        const GroupKey key{k, static_cast<unsigned>(p.order), p.array, problemPart(m_trace, p),
+        p.part = partOf(m_trace, p);
+        const GroupKey key{k, static_cast<unsigned>(p.order), p.array, p.part,
                            p.first.valid() ? p.first.line : 0u, p.second.valid() ? p.second.line : 0u};
         ++m_groups[key];
         ++m_counts[k];
@@ -593,7 +599,7 @@ std::string describeProblem(const Trace& trace, const ProblemReport& p) {
     case ProblemKind::OutOfBounds: {
         const int size = p.array < kArrayCount ? trace.arrays[p.array].size : 0;
         if (p.subscripts.rows > 0) {
-            const std::string name = arrayName(trace, p.array, problemPart(trace, p));
+            const std::string name = arrayName(trace, p.array, p.part);
             s += who(p.first) + " " + verb(p.first) + " " + subscriptedName(name, p.subscripts) + " " +
                  where(p.first) + ", outside the array: " + subscriptPastItsExtent(p.subscripts);
             break;
@@ -670,7 +676,7 @@ std::string problemLine(const Trace& t, const ProblemReport& p) {
     case ProblemKind::OutOfBounds: {
         // Through a 2D array, the subscripts as written and the one past its extent.
         const std::string what = p.subscripts.rows > 0
-                                     ? subscriptedName(arrayName(t, p.array, problemPart(t, p)), p.subscripts) + ": " +
+                                     ? subscriptedName(arrayName(t, p.array, p.part), p.subscripts) + ": " +
                                            subscriptPastItsExtent(p.subscripts)
                                      : outsideElement(t, p.array, p.index).first + " (" +
                                            std::to_string(outsideElement(t, p.array, p.index).second) + " elements)";

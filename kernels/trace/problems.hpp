@@ -84,6 +84,12 @@ struct ProblemReport {
     // An access outside a 2D array: its subscripts as written and the array's
     // extents (at.rows 0: none). `index` is then -1: it names no element.
     Subscript2D subscripts;
+    // Where a kernel declares several arrays in shared memory (the trace's
+    // SharedParts), the one this problem is about: the array its element is
+    // in, or, for an access outside, the one it went through (by its
+    // subscripts) or the one it is nearest past the end of. -1: not one of
+    // several.
+    int part = -1;
     // Races: `first` is the access that comes first in the replay (the writer
     // of a read after write), `second` the other; the problem happens at
     // `second`. One-access problems use `first` only. Barrier mismatches:
@@ -107,7 +113,7 @@ struct ProblemGroup {
     ProblemKind kind = ProblemKind::SharedRace;
     HazardOrder order = HazardOrder::None;
     std::uint8_t array = kArrayNone;
-    int part = -1;  // one of several shared arrays (problemPart); -1: the whole array
+    int part = -1;  // one of several shared arrays (ProblemReport::part); -1: the whole array
     unsigned firstLine = 0, secondLine = 0;  // secondLine 0: a one-access problem
     std::uint64_t count = 0;
 };
@@ -165,11 +171,6 @@ std::string problemElementName(const Trace& trace, const ProblemReport& p);
 // columns from the trace. rows 0: the event's index is no such record.
 Subscript2D subscriptsOf(const Trace& trace, std::uint8_t array, std::int32_t index);
 
-// Where a kernel declares several arrays in shared memory (the trace's
-// SharedParts), the one a problem is about: the array its element is in,
-// or, for an access outside, the one it went through (by its subscripts) or
-// the one it is nearest past the end of. -1: not one of several.
-int problemPart(const Trace& trace, const ProblemReport& p);
 // An access outside its array, by its index in the trace's layout: the
 // element as written and the size of the array it is outside of (one of
 // several shared arrays: the one it is nearest past the end of).
