@@ -58,6 +58,15 @@ std::shared_ptr<const own::OwnKernel> compile(const std::string& file) {
     return k ? *k : nullptr;
 }
 
+// A kernel file's text, compiled without the sandbox (the tests of what it records).
+std::shared_ptr<const own::OwnKernel> compileText(const std::string& name, const std::string& text) {
+    own::CompileOptions options;
+    options.sandbox = own::SandboxMode::Off;
+    auto k = own::compileKernelText(name, text, options);
+    if (!k) ADD_FAILURE() << k.error().message;
+    return k ? *k : nullptr;
+}
+
 // A run of `kernel` on the CPU executor, on `input` with `mask` (kept by
 // address: they must outlive the run); each test adds its own options.
 RunRequest cpuRequest(const std::shared_ptr<const own::OwnKernel>& kernel, const Image& input, const Mask& mask) {
@@ -602,13 +611,11 @@ TEST(OwnSharedParts, AnAccessOutsideOneOfSeveral2DArraysIsNamedByIt) {
         "void launch(const float* N, const float* M, float* P, int r, int width, int height) {\n"
         "    k<<<dim3((width + T - 1) / T, (height + T - 1) / T), dim3(T, T), 16 * sizeof(float)>>>(N, M, P, r, width, height);\n"
         "}\n";
-    own::CompileOptions options;
-    options.sandbox = own::SandboxMode::Off;
-    auto kernel = own::compileKernelText("parts_2d.cu", text, options);
-    ASSERT_TRUE(kernel) << kernel.error().message;
+    auto kernel = compileText("parts_2d.cu", text);
+    ASSERT_TRUE(kernel);
     const Image input = randomImage(8, 8, 3);
     const Mask mask = randomMask(1, 2, 5);
-    RunRequest req = cpuRequest(*kernel, input, mask);
+    RunRequest req = cpuRequest(kernel, input, mask);
     req.check = true;
     auto run = runKernel(req);
     ASSERT_TRUE(run && run->trace && run->problems) << (run ? "no trace" : run.error().message);
@@ -644,7 +651,7 @@ TEST(OwnSharedParts, AnAccessOutsideOneOfSeveral2DArraysIsNamedByIt) {
         << run->faults.firstOutside;
 
     // A trace file keeps the part: read back, the same words.
-    auto back = traceFromJson(traceToJson(t), (*kernel)->info);
+    auto back = traceFromJson(traceToJson(t), kernel->info);
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(outsideWords(*back, detectProblems(*back)), words);
 }
@@ -661,13 +668,11 @@ TEST(OwnSharedParts, AThreeDimensionalArrayOfOnePlaneKeepsItsThreeSubscripts) {
         "    if (i < width) P[i] = s[0][1][threadIdx.x] * M[r];\n"
         "}\n"
         "void launch(const float* N, const float* M, float* P, int r, int width) { k<<<(width + T - 1) / T, T>>>(N, M, P, r, width); }\n";
-    own::CompileOptions options;
-    options.sandbox = own::SandboxMode::Off;
-    auto kernel = own::compileKernelText("one_plane.cu", text, options);
-    ASSERT_TRUE(kernel) << kernel.error().message;
+    auto kernel = compileText("one_plane.cu", text);
+    ASSERT_TRUE(kernel);
     const Image input = Image::signal(randomImage(40, 1, 3).data);
     const Mask mask = randomMask(1, 1, 5);
-    RunRequest req = cpuRequest(*kernel, input, mask);
+    RunRequest req = cpuRequest(kernel, input, mask);
     req.check = true;
     auto run = runKernel(req);
     ASSERT_TRUE(run && run->trace) << (run ? "no trace" : run.error().message);
